@@ -1,0 +1,100 @@
+# gpuclean — one plain Makefile.
+#   make            build/gpuclean, build/libgpuclean.a, build/libgpuclean.so
+#   make test       install what the tests need, build, run every test (C, Node, Python)
+#   make ctest      the C unit tests only
+#   make asan       C tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make ubsan      C tests under UndefinedBehaviorSanitizer alone
+#   make fuzz       libFuzzer target (clang) build/fuzz_read; FUZZ_SECONDS=60 make fuzz-run
+#   make demo       the main job on the built-in default model
+#   make bench      benchmarks (bench/)
+#   make install PREFIX=/usr/local
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter
+CPPFLAGS+= -D_GNU_SOURCE -Iinclude -Isrc
+LDLIBS   = -lm -lpthread -ldl
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+LIB_SRC := $(sort $(wildcard src/common/*.c src/model/*.c src/check/*.c src/interp/*.c \
+             src/interp/kernels/*.c src/verify/*.c src/fix/*.c src/report/*.c src/runtime/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+TEST_SRC:= $(sort $(wildcard tests/c/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
+
+.PHONY: all lib cli test ctest asan ubsan fuzz fuzz-run demo bench install clean venv
+all: lib cli
+lib: $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so
+cli: $(BUILD)/gpuclean
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(BUILD)/libgpuclean.a: $(LIB_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(BUILD)/libgpuclean.so: $(PIC_OBJ)
+	$(CC) -shared $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/gpuclean: $(CLI_OBJ) $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/gctest: $(TEST_OBJ) $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- tests -------------------------------------------------------------------
+ctest: $(BUILD)/gctest $(BUILD)/gpuclean
+	$(BUILD)/gctest
+	tests/cli/run.sh $(BUILD)/gpuclean
+
+test:
+	./tools/setup.sh
+	$(MAKE) WERROR=1 all $(BUILD)/gctest
+	$(MAKE) ctest
+	$(MAKE) asan
+	./tools/run-integration-tests.sh
+
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -UNDEBUG
+asan:
+	$(MAKE) BUILD=build/asan CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined" ctest
+ubsan:
+	$(MAKE) BUILD=build/ubsan CFLAGS="$(SAN_FLAGS) -fsanitize=undefined -fno-sanitize-recover=undefined" ctest
+
+# ---- fuzzing (needs clang with libFuzzer) --------------------------------------
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+fuzz: build/fuzz_read build/fuzz_replay
+build/fuzz_read: fuzz/fuzz_read.c $(LIB_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(LIB_SRC)
+	@mkdir -p build
+	$(CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+fuzz-run: build/fuzz_read
+	./fuzz/run.sh $(FUZZ_SECONDS)
+
+demo: all
+	./tools/demo.sh
+
+bench: all
+	./bench/run.sh
+
+install: all
+	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include
+	install -m 755 $(BUILD)/gpuclean $(PREFIX)/bin/
+	install -m 644 $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so $(PREFIX)/lib/
+	install -m 644 include/gpuclean.h $(PREFIX)/include/
+
+clean:
+	rm -rf build
+
+-include $(DEPS)

@@ -1,0 +1,207 @@
+/* test_model.c — the model layer: builder, writer, reader, round trips on the corpus,
+ * editing, external data, hostile input. */
+#include "test.h"
+#include "model/model.h"
+
+#include <dirent.h>
+#include <stdint.h>
+
+/* A graph a converter would not give us easily: x[1,2,3,4] → RESHAPE to rank 5 →
+ * RESHAPE back → SELECT_V2(cond, ·, const) → output. */
+static gc_model *build_hostile(void) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    int32_t s4[] = {1, 2, 3, 4}, s5[] = {1, 2, 3, 2, 2}, s1[] = {5};
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 4, s4, 0);
+    int32_t c = gc_sg_add_tensor(m, sg, "cond", GC_T_BOOL, 4, s4, 0);
+    int32_t shp5 = gc_sg_add_tensor(m, sg, "shape5", GC_T_INT32, 1, s1,
+                                     (uint32_t)gc_model_add_buffer(m, s5, sizeof s5));
+    int32_t y5 = gc_sg_add_tensor(m, sg, "y5", GC_T_FLOAT32, 5, s5, 0);
+    int32_t s4c[] = {4};
+    int32_t shp4 = gc_sg_add_tensor(m, sg, "shape4", GC_T_INT32, 1, s4c,
+                                    (uint32_t)gc_model_add_buffer(m, s4, sizeof s4));
+    int32_t y4 = gc_sg_add_tensor(m, sg, "y4", GC_T_FLOAT32, 4, s4, 0);
+    float zeros[24] = {0};
+    int32_t z = gc_sg_add_tensor(m, sg, "zeros", GC_T_FLOAT32, 4, s4,
+                                 (uint32_t)gc_model_add_buffer(m, zeros, sizeof zeros));
+    int32_t out = gc_sg_add_tensor(m, sg, "out", GC_T_FLOAT32, 4, s4, 0);
+    int32_t oc_r = gc_model_add_opcode(m, GC_OP_RESHAPE, NULL, 1);
+    int32_t oc_s = gc_model_add_opcode(m, GC_OP_SELECT_V2, NULL, 1);
+    int32_t in1[] = {x, shp5}, o1[] = {y5};
+    int32_t op = gc_sg_insert_op(m, sg, -1, oc_r, 2, in1, 1, o1);
+    gc_opt_set_vec(m, &m->subgraphs[sg].ops[op].opt, GC_O_ReshapeOptions_new_shape, s5, 5);
+    int32_t in2[] = {y5, shp4}, o2[] = {y4};
+    gc_sg_insert_op(m, sg, -1, oc_r, 2, in2, 1, o2);
+    int32_t in3[] = {c, y4, z}, o3[] = {out};
+    gc_sg_insert_op(m, sg, -1, oc_s, 3, in3, 1, o3);
+    int32_t ins[] = {x, c}, outs[] = {out};
+    gc_sg_set_io(m, sg, 2, ins, 1, outs);
+    return m;
+}
+
+GC_TEST(model_builder_roundtrip) {
+    gc_model *m = build_hostile();
+    char err[512];
+    CHECK_MSG(gc_model_validate(m, err, sizeof err) == GC_OK, "%s", err);
+    uint8_t *bytes; size_t n;
+    CHECK(gc_model_write_mem(m, NULL, &bytes, &n, err, sizeof err) == GC_OK);
+    gc_model *r = gc_model_read_mem(bytes, n, err, sizeof err);
+    CHECK_MSG(r != NULL, "%s", err);
+    if (r) {
+        CHECK_MSG(gc_model_equal(m, r, err, sizeof err), "%s", err);
+        CHECK_EQ_INT(r->subgraphs[0].n_ops, 3);
+        CHECK_EQ_INT(r->subgraphs[0].tensors[3].rank, 5);
+        CHECK(!strcmp(gc_op_name(r, &r->subgraphs[0].ops[2]), "SELECT_V2"));
+        uint32_t nv;
+        const int32_t *ns = gc_opt_vec(&r->subgraphs[0].ops[0].opt, GC_O_ReshapeOptions_new_shape, &nv);
+        CHECK_EQ_INT(nv, 5);
+        if (ns && nv == 5) CHECK_EQ_INT(ns[3], 2);
+        gc_model_free(r);
+    }
+    free(bytes);
+    gc_model_free(m);
+}
+
+GC_TEST(model_external_data_roundtrip) {
+    gc_model *m = build_hostile();
+    char err[512];
+    gc_write_opts wo = { .force_external = true };
+    uint8_t *bytes; size_t n;
+    CHECK(gc_model_write_mem(m, &wo, &bytes, &n, err, sizeof err) == GC_OK);
+    gc_model *r = gc_model_read_mem(bytes, n, err, sizeof err);
+    CHECK_MSG(r != NULL, "%s", err);
+    if (r) {
+        CHECK_MSG(gc_model_equal(m, r, err, sizeof err), "%s", err);
+        int ext = 0;
+        for (int32_t i = 0; i < r->n_buffers; i++) ext += r->buffers[i].external;
+        CHECK_EQ_INT(ext, 3);
+        gc_model_free(r);
+    }
+    free(bytes);
+    gc_model_free(m);
+}
+
+GC_TEST(model_edit_add_output_and_truncate) {
+    gc_model *m = build_hostile();
+    char err[512];
+    int32_t y5 = gc_find_tensor(&m->subgraphs[0], "y5");
+    CHECK(gc_model_add_outputs(m, 0, 1, &y5) == GC_OK);
+    CHECK_EQ_INT(m->subgraphs[0].n_outputs, 2);
+    CHECK(gc_model_truncate_at(m, 0, 1, &y5) == GC_OK);
+    CHECK_EQ_INT(m->subgraphs[0].n_ops, 1);
+    CHECK_EQ_INT(m->subgraphs[0].n_outputs, 1);
+    CHECK(!strcmp(m->subgraphs[0].tensors[m->subgraphs[0].outputs[0]].name, "y5"));
+    CHECK_MSG(gc_model_validate(m, err, sizeof err) == GC_OK, "%s", err);
+    /* unused buffers were dropped: sentinel + shape5 */
+    CHECK_EQ_INT(m->n_buffers, 2);
+    gc_model_free(m);
+}
+
+GC_TEST(model_topo_order) {
+    gc_model *m = build_hostile();
+    gc_subgraph *sg = &m->subgraphs[0];
+    gc_op tmp = sg->ops[0]; sg->ops[0] = sg->ops[2]; sg->ops[2] = tmp;  /* scramble */
+    CHECK(gc_sg_toposort(m, 0) == GC_OK);
+    CHECK(!strcmp(gc_op_name(m, &sg->ops[2]), "SELECT_V2"));
+    CHECK_EQ_INT(gc_sg_producer(m, 0, gc_find_tensor(sg, "y4")), 1);
+    int32_t cons[4];
+    CHECK_EQ_INT(gc_sg_consumers(m, 0, gc_find_tensor(sg, "y5"), cons, 4), 1);
+    /* a cycle is reported, not looped on */
+    sg->ops[0].inputs[0] = gc_find_tensor(sg, "y4");
+    int32_t order[3];
+    CHECK(gc_sg_topo_order(m, 0, order) == GC_ERR_FORMAT);
+    gc_model_free(m);
+}
+
+/* read → write → read on every corpus model; the second write is byte-identical. */
+GC_TEST(model_corpus_roundtrip) {
+    const char *dir = gc_test_corpus_dir();
+    if (!dir) SKIP("../shared/corpus not found (set GPUCLEAN_CORPUS)");
+    DIR *d = opendir(dir);
+    if (!d) SKIP("cannot open %s", dir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 8 || strcmp(e->d_name + l - 7, ".tflite")) continue;
+        char path[1024], err[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        gc_model *a = gc_model_read_file(path, err, sizeof err);
+        CHECK_MSG(a != NULL, "%s: %s", e->d_name, err);
+        if (!a) continue;
+        for (int ext = 0; ext < 2; ext++) {
+            gc_write_opts wo = { .force_external = ext };
+            uint8_t *b1 = NULL, *b2 = NULL; size_t n1 = 0, n2 = 0;
+            CHECK(gc_model_write_mem(a, &wo, &b1, &n1, err, sizeof err) == GC_OK);
+            gc_model *b = b1 ? gc_model_read_mem(b1, n1, err, sizeof err) : NULL;
+            CHECK_MSG(b != NULL, "%s (external=%d): re-read failed: %s", e->d_name, ext, err);
+            if (b) {
+                CHECK_MSG(gc_model_equal(a, b, err, sizeof err), "%s (external=%d): %s", e->d_name, ext, err);
+                CHECK(gc_model_write_mem(b, &wo, &b2, &n2, err, sizeof err) == GC_OK);
+                CHECK_MSG(n1 == n2 && b2 && !memcmp(b1, b2, n1), "%s: second write differs", e->d_name);
+                gc_model_free(b);
+            }
+            free(b1); free(b2);
+        }
+        gc_model_free(a);
+        n++;
+    }
+    closedir(d);
+    CHECK(n >= 20);
+}
+
+/* Every truncation of a small valid model and many byte mutations must fail cleanly
+ * or read as a valid model — never crash (run under ASan/UBSan). */
+GC_TEST(model_hostile_truncations_and_mutations) {
+    gc_model *m = build_hostile();
+    char err[512];
+    uint8_t *bytes; size_t n;
+    CHECK(gc_model_write_mem(m, NULL, &bytes, &n, err, sizeof err) == GC_OK);
+    gc_model_free(m);
+    int fails = 0;
+    for (size_t cut = 0; cut < n; cut++) {
+        uint8_t *b = malloc(cut ? cut : 1);
+        memcpy(b, bytes, cut);
+        gc_model *r = gc_model_read_mem(b, cut, err, sizeof err);
+        if (!r) { fails++; CHECK(err[0] != 0); }
+        gc_model_free(r);
+        free(b);
+    }
+    CHECK(fails > (int)n / 2);
+    uint32_t seed = 12345;
+    uint8_t *b = malloc(n);
+    for (int it = 0; it < 20000; it++) {
+        memcpy(b, bytes, n);
+        for (int k = 0; k < 1 + it % 4; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            size_t at = (seed >> 8) % n;
+            seed = seed * 1664525u + 1013904223u;
+            b[at] = (uint8_t)(seed >> 24);
+        }
+        gc_model *r = gc_model_read_mem(b, n, err, sizeof err);
+        if (r) {
+            uint8_t *w; size_t wn;
+            if (gc_model_write_mem(r, NULL, &w, &wn, err, sizeof err) == GC_OK) {
+                gc_model *r2 = gc_model_read_mem(w, wn, err, sizeof err);
+                CHECK_MSG(r2 != NULL, "re-read of a written mutant failed: %s", err);
+                if (r2) CHECK_MSG(gc_model_equal(r, r2, err, sizeof err), "mutant round trip: %s", err);
+                gc_model_free(r2);
+                free(w);
+            }
+            gc_model_free(r);
+        }
+    }
+    free(b);
+    free(bytes);
+}
+
+GC_TEST(model_bad_identifier_message) {
+    uint8_t junk[64] = {16, 0, 0, 0, 'N', 'O', 'P', 'E'};
+    char err[512];
+    gc_model *r = gc_model_read_mem(junk, sizeof junk, err, sizeof err);
+    CHECK(r == NULL);
+    CHECK_MSG(strstr(err, "not a TFLite model") != NULL, "%s", err);
+    r = gc_model_read_mem(junk, 4, err, sizeof err);
+    CHECK(r == NULL);
+    CHECK_MSG(strstr(err, "too small") != NULL, "%s", err);
+}
