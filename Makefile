@@ -73,10 +73,11 @@ ubsan:
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 fuzz: build/fuzz_read build/fuzz_replay
-build/fuzz_read: fuzz/fuzz_read.c $(LIB_SRC)
+FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/report/*.c)
+build/fuzz_read: fuzz/fuzz_read.c $(FUZZ_SRC)
 	@mkdir -p build
 	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
-build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(LIB_SRC)
+build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
 	@mkdir -p build
 	$(CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
 fuzz-run: build/fuzz_read

@@ -29,6 +29,12 @@ const char *gc_status_str(gc_status s) {
 struct gc_arena_block { gc_arena_block *next; size_t cap, used; _Alignas(16) unsigned char data[]; };
 
 void *gc_arena_alloc(gc_arena *a, size_t n) {
+    void *p = gc_arena_alloc_nz(a, n);
+    if (p) memset(p, 0, (n + 15u) & ~(size_t)15u);
+    return p;
+}
+
+void *gc_arena_alloc_nz(gc_arena *a, size_t n) {
     size_t need = (n + 15u) & ~(size_t)15u;
     if (need < n) return NULL;
     gc_arena_block *b = a->head;
@@ -44,7 +50,6 @@ void *gc_arena_alloc(gc_arena *a, size_t n) {
     void *p = b->data + b->used;
     b->used += need;
     a->used_total += need;
-    memset(p, 0, need);
     return p;
 }
 
@@ -156,17 +161,29 @@ gc_status gc_write_atomic(const char *path, const void *const *chunks, const siz
         gc_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         free(tmp); return GC_ERR_IO;
     }
-    for (int i = 0; i < n_chunks; i++) {
-        const char *p = chunks[i]; size_t left = lens[i];
-        while (left) {
-            ssize_t w = write(fd, p, left > (1u << 30) ? (1u << 30) : left);
-            if (w < 0) {
-                if (errno == EINTR) continue;
-                gc_errf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-                close(fd); unlink(tmp); free(tmp); return GC_ERR_IO;
-            }
-            p += w; left -= (size_t)w;
+    /* writev in batches of up to 512 chunks (IOV_MAX is >= 1024 on Linux), resuming
+     * after short writes */
+    struct iovec iov[512];
+    int i = 0; size_t skip = 0;   /* bytes of chunk i already written */
+    while (i < n_chunks) {
+        int k = 0;
+        for (int j = i; j < n_chunks && k < 512; j++) {
+            size_t off = j == i ? skip : 0;
+            if (lens[j] - off == 0) continue;
+            iov[k].iov_base = (char *)chunks[j] + off;
+            iov[k].iov_len = lens[j] - off;
+            k++;
         }
+        if (!k) break;
+        ssize_t w = writev(fd, iov, k);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            gc_errf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+            close(fd); unlink(tmp); free(tmp); return GC_ERR_IO;
+        }
+        size_t left = (size_t)w;
+        while (i < n_chunks && left >= lens[i] - skip) { left -= lens[i] - skip; skip = 0; i++; }
+        if (i < n_chunks) skip += left;
     }
     if (close(fd) != 0 || rename(tmp, path) != 0) {
         gc_errf(err, errlen, "%s: cannot finish write: %s", path, strerror(errno));

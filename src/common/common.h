@@ -23,6 +23,7 @@ const char *gc_status_str(gc_status s);
 typedef struct gc_arena_block gc_arena_block;
 typedef struct { gc_arena_block *head; size_t used_total; } gc_arena;
 void *gc_arena_alloc(gc_arena *a, size_t n);          /* zeroed; NULL on failure */
+void *gc_arena_alloc_nz(gc_arena *a, size_t n);       /* not zeroed */
 void *gc_arena_dup(gc_arena *a, const void *p, size_t n);
 char *gc_arena_strdup(gc_arena *a, const char *s);
 void gc_arena_free(gc_arena *a);
@@ -33,6 +34,14 @@ static inline bool gc_mul_u64(uint64_t a, uint64_t b, uint64_t *r) {
 }
 static inline bool gc_add_u64(uint64_t a, uint64_t b, uint64_t *r) {
     return !__builtin_add_overflow(a, b, r);
+}
+
+/* double → int64 without undefined behaviour: NaN → 0, saturating. */
+static inline int64_t gc_f2i(double f) {
+    if (f != f) return 0;
+    if (f >= 9.2e18) return INT64_MAX;
+    if (f <= -9.2e18) return INT64_MIN;
+    return (int64_t)f;
 }
 
 /* printf into a fixed error buffer (NULL/0 allowed). */

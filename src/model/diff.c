@@ -54,11 +54,15 @@ static bool sparsity_eq(const gc_sparsity *a, const gc_sparsity *b) {
 static bool options_eq(const gc_options *a, const gc_options *b, int nf) {
     if (a->type != b->type) return false;
     if (a->raw || b->raw)
-        return a->raw && b->raw && a->raw_len == b->raw_len &&
-               !memcmp(a->raw + a->raw_vt_len, b->raw + b->raw_vt_len, a->raw_len - a->raw_vt_len);
+        /* vtable and inline bytes, except the soffset (bytes 0..4 of the table),
+         * which depends on where the writer placed the vtable */
+        return a->raw && b->raw && a->raw_len == b->raw_len && a->raw_vt_len == b->raw_vt_len &&
+               !memcmp(a->raw, b->raw, a->raw_vt_len) &&
+               !memcmp(a->raw + a->raw_vt_len + 4, b->raw + b->raw_vt_len + 4, a->raw_len - a->raw_vt_len - 4);
     if (!a->v || !b->v) return !a->v && !b->v;
     if (a->present != b->present) return false;
-    for (int k = 0; k < nf && k < GC_OPT_MAX_FIELDS; k++) {
+    if (a->n_v != b->n_v) return false;
+    for (int k = 0; k < nf && k < a->n_v; k++) {
         const gc_optval *x = &a->v[k], *y = &b->v[k];
         if (x->i != y->i || x->n != y->n) return false;
         if (x->f != y->f && !(x->f != x->f && y->f != y->f)) return false;

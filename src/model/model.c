@@ -186,20 +186,20 @@ static const gc_opt_field_def *opt_field(const gc_options *o, int field, bool se
 }
 
 int64_t gc_opt_int(const gc_options *o, int field) {
-    if (o->v && field >= 0 && field < GC_OPT_MAX_FIELDS) return o->v[field].i;
+    if (o->v && field >= 0 && field < o->n_v) return o->v[field].i;
     const gc_opt_field_def *f = opt_field(o, field, false);
     return f ? (int64_t)f->dflt : 0;
 }
 
 double gc_opt_float(const gc_options *o, int field) {
-    if (o->v && field >= 0 && field < GC_OPT_MAX_FIELDS) return o->v[field].f;
+    if (o->v && field >= 0 && field < o->n_v) return o->v[field].f;
     const gc_opt_field_def *f = opt_field(o, field, false);
     return f ? f->dflt : 0.0;
 }
 
 const void *gc_opt_vec(const gc_options *o, int field, uint32_t *n) {
     *n = 0;
-    if (!o->v || field < 0 || field >= GC_OPT_MAX_FIELDS || !(o->present & (1ull << field)))
+    if (!o->v || field < 0 || field >= o->n_v || !(o->present & (1ull << field)))
         return NULL;
     *n = o->v[field].n;
     return o->v[field].vec;
@@ -209,25 +209,26 @@ void gc_opt_init(gc_model *m, gc_options *o, int type) {
     memset(o, 0, sizeof *o);
     o->type = (uint8_t)type;
     if (!type || type >= gc_opt_tables_count || !gc_opt_tables[type].name) return;
-    o->v = gc_arena_alloc(&m->arena, sizeof(gc_optval) * GC_OPT_MAX_FIELDS);
-    if (!o->v) return;
     const gc_opt_table_def *def = &gc_opt_tables[type];
+    o->v = gc_arena_alloc(&m->arena, sizeof(gc_optval) * (def->n_fields ? def->n_fields : 1));
+    if (!o->v) return;
+    o->n_v = def->n_fields;
     for (int k = 0; k < def->n_fields; k++) {
-        o->v[k].f = def->fields[k].dflt; o->v[k].i = (int64_t)def->fields[k].dflt;
+        o->v[k].f = def->fields[k].dflt; o->v[k].i = gc_f2i(def->fields[k].dflt);
     }
 }
 
 void gc_opt_set_int(gc_model *m, gc_options *o, int field, int64_t v) {
     (void)m;
-    if (!o->v || field < 0 || field >= GC_OPT_MAX_FIELDS) return;
+    if (!o->v || field < 0 || field >= o->n_v) return;
     o->v[field].i = v; o->v[field].f = (double)v;
     o->present |= 1ull << field;
 }
 
 void gc_opt_set_float(gc_model *m, gc_options *o, int field, double v) {
     (void)m;
-    if (!o->v || field < 0 || field >= GC_OPT_MAX_FIELDS) return;
-    o->v[field].f = v; o->v[field].i = (int64_t)v;
+    if (!o->v || field < 0 || field >= o->n_v) return;
+    o->v[field].f = v; o->v[field].i = gc_f2i(v);
     o->present |= 1ull << field;
 }
 

@@ -94,7 +94,8 @@ typedef struct {
 typedef struct {
     uint8_t type;              /* union type byte; 0 = none */
     uint64_t present;          /* bit k: field k was present (or set by an editor) */
-    gc_optval *v;              /* GC_OPT_MAX_FIELDS values when type known, else NULL */
+    gc_optval *v;              /* n_v values (the table's fields) when type known, else NULL */
+    uint8_t n_v;
     const uint8_t *raw;        /* unknown type: vtable bytes then inline table bytes,
                                   kept verbatim (scalars-only tables survive exactly) */
     uint32_t raw_len;

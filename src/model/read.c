@@ -49,7 +49,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct { fb_reader r; gc_model *m; } rd;
+typedef struct {
+    fb_reader r; gc_model *m;
+    /* where we are, formatted only when something fails */
+    int cur_sg; const char *cur_kind; int64_t cur_idx;
+} rd;
 
 #define TRY(x) do { if (!(x)) return false; } while (0)
 
@@ -64,8 +68,8 @@ static bool copy_vec(rd *c, uint64_t data, uint32_t n, uint32_t elem, void **out
     *out = NULL;
     if (!n) return true;
     TRY(fb_spend(&c->r, n));
-    void *p = arena(c, (size_t)n * elem);
-    TRY(p);
+    void *p = gc_arena_alloc_nz(&c->m->arena, (size_t)n * elem);
+    if (!p) return fb_fail(&c->r, "out of memory");
     memcpy(p, c->r.b + data, (size_t)n * elem);
     *out = p;
     return true;
@@ -104,7 +108,7 @@ static bool read_options(rd *c, const fb_table *op, int type_id, int tab_id, boo
     memset(o, 0, sizeof *o);
     uint64_t pos;
     TRY(fb_get_ref(&c->r, op, tab_id, &pos));
-    if (!type && !pos) return true;
+    if (!type) return true;  /* NONE: a table without a type means nothing */
     o->type = type;
     if (!pos) return true;   /* type without a table: defaults */
     fb_table t;
@@ -123,7 +127,8 @@ static bool read_options(rd *c, const fb_table *op, int type_id, int tab_id, boo
         o->raw_mod8 = (uint8_t)(t.pos % 8);
         return true;
     }
-    o->v = arena(c, sizeof(gc_optval) * GC_OPT_MAX_FIELDS);
+    o->n_v = def->n_fields;
+    o->v = arena(c, sizeof(gc_optval) * (def->n_fields ? def->n_fields : 1));
     TRY(o->v);
     for (int k = 0; k < def->n_fields && k < GC_OPT_MAX_FIELDS; k++) {
         const gc_opt_field_def *f = &def->fields[k];
@@ -160,7 +165,7 @@ static bool read_options(rd *c, const fb_table *op, int type_id, int tab_id, boo
         case GC_F_F64: { double x; TRY(fb_get_f64(&c->r, &t, k, 0, &x)); v->f = x; break; }
         default: break;
         }
-        if (f->kind == GC_F_F32 || f->kind == GC_F_F64) v->i = (int64_t)v->f;
+        if (f->kind == GC_F_F32 || f->kind == GC_F_F64) v->i = gc_f2i(v->f);
         else v->f = (double)v->i;
     }
     return true;
@@ -320,24 +325,27 @@ static bool read_subgraph(rd *c, const fb_table *t, gc_subgraph *sg, int si) {
     if (n > (1u << 24)) return fb_fail(&c->r, "%s: %u tensors", what, n);
     if (n && !gc_grow((void **)&sg->tensors, &sg->cap_tensors, (int32_t)n, sizeof(gc_tensor)))
         return fb_fail(&c->r, "out of memory");
+    c->cur_sg = si; c->cur_kind = "tensor";
     for (uint32_t i = 0; i < n; i++) {
         fb_table tt;
-        snprintf(what, sizeof what, "subgraph %d tensor %u", si, i);
-        TRY(fb_vector_table(&c->r, d, i, &tt, what));
-        TRY(read_tensor(c, &tt, &sg->tensors[i], what));
+        c->cur_idx = i;
+        TRY(fb_vector_table(&c->r, d, i, &tt, "tensor"));
+        TRY(read_tensor(c, &tt, &sg->tensors[i], "tensor"));
         sg->n_tensors = (int32_t)i + 1;
     }
     TRY(fb_get_vector(&c->r, t, 3, 4, &n, &d, NULL, what));
     if (n > (1u << 24)) return fb_fail(&c->r, "%s: %u operators", what, n);
     if (n && !gc_grow((void **)&sg->ops, &sg->cap_ops, (int32_t)n, sizeof(gc_op)))
         return fb_fail(&c->r, "out of memory");
+    c->cur_kind = "operator";
     for (uint32_t i = 0; i < n; i++) {
         fb_table ot;
-        snprintf(what, sizeof what, "subgraph %d operator %u", si, i);
-        TRY(fb_vector_table(&c->r, d, i, &ot, what));
-        TRY(read_op(c, &ot, &sg->ops[i], what));
+        c->cur_idx = i;
+        TRY(fb_vector_table(&c->r, d, i, &ot, "operator"));
+        TRY(read_op(c, &ot, &sg->ops[i], "operator"));
         sg->n_ops = (int32_t)i + 1;
     }
+    c->cur_kind = NULL;
     return true;
 }
 
@@ -438,7 +446,11 @@ static gc_model *read_common(gc_model *m, char *err, size_t errlen) {
     /* Work budget: generous for any real file, finite for hostile ones. */
     c.r.budget = 64 * m->file_size + (1u << 20);
     if (!read_model(&c)) {
-        gc_errf(err, errlen, "%s", m->err);
+        size_t kl = c.cur_kind ? strlen(c.cur_kind) : 0;
+        if (c.cur_kind && !strncmp(m->err, c.cur_kind, kl))   /* "tensor: ..." */
+            gc_errf(err, errlen, "subgraph %d %s %lld%s", c.cur_sg, c.cur_kind,
+                    (long long)c.cur_idx, m->err + kl);
+        else gc_errf(err, errlen, "%s", m->err);
         gc_model_free(m);
         return NULL;
     }
@@ -468,7 +480,11 @@ gc_model *gc_model_read_file(const char *path, char *err, size_t errlen) {
         gc_errf(err, errlen, "file too small to be a .tflite model (%lld bytes)", (long long)st.st_size);
         close(fd); return NULL;
     }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    /* Small files are mapped populated (one batched fault instead of one per page:
+     * writing a model back touches every weight); big ones stay lazy so that
+     * inspecting a multi-GB model reads only its flatbuffer. */
+    int flags = MAP_PRIVATE | (st.st_size <= (64 << 20) ? MAP_POPULATE : 0);
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
     close(fd);
     if (map == MAP_FAILED) { gc_errf(err, errlen, "cannot map: %s", strerror(errno)); return NULL; }
     gc_model *m = gc_model_new();

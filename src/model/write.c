@@ -50,6 +50,7 @@ static size_t w_put(wbuf *w, const void *p, size_t n) {
     w_reserve(w, n);
     if (w->oom) return 0;
     size_t at = w->n;
+    if (!n) return at;
     if (p) memcpy(w->b + at, p, n); else memset(w->b + at, 0, n);
     w->n += n;
     return at;
@@ -96,7 +97,7 @@ static size_t tb_end(wbuf *w, tb *t) {
     for (int i = 0; i < t->n; i++) if (t->f[i].id > maxid) maxid = t->f[i].id;
     uint16_t vt[2 + TB_MAX * 2];
     int nf = maxid + 1;
-    memset(vt, 0, sizeof vt);
+    memset(vt, 0, sizeof(uint16_t) * (size_t)(2 + nf));
     /* inline layout: soffset, then fields by decreasing size */
     uint16_t off = 4;
     for (int sz = 8; sz >= 1; sz /= 2)
@@ -169,7 +170,7 @@ static size_t write_options(writer *c, const gc_options *o, bool second) {
     int refs[GC_OPT_MAX_FIELDS];
     for (int k = 0; k < def->n_fields; k++) {
         refs[k] = -1;
-        if (!o->v || !(o->present & (1ull << k))) continue;
+        if (!o->v || k >= o->n_v || !(o->present & (1ull << k))) continue;
         const gc_optval *v = &o->v[k];
         switch (def->fields[k].kind) {
         case GC_F_BOOL: case GC_F_I8: case GC_F_U8: tb_scalar(&t, k, 1, (uint64_t)v->i); break;
@@ -454,8 +455,21 @@ static bool write_model(writer *c, const gc_model *m) {
     return !w->oom;
 }
 
-/* Output as chunks: the table bytes, then per data item a header + the data. */
-typedef struct { const void **p; size_t *len; int n, cap; uint8_t *hdr; } chunks;
+/* Output as chunks: the table bytes, then the data items. Small items (headers and
+ * data under 64 KiB) are staged into one side buffer so that a model with thousands
+ * of tiny buffers is written with few large iovecs; big weights stay zero-copy. */
+typedef struct { const void **p; size_t *len; int n, cap; wbuf stage; size_t *stage_off; } chunks;
+
+/* append a chunk; staged chunks hold an offset into stage until resolved */
+static void ch_add(chunks *ch, const void *p, size_t len, bool staged, size_t off) {
+    if (ch->n > 0 && staged && ch->stage_off[ch->n - 1] != SIZE_MAX &&
+        ch->stage_off[ch->n - 1] + ch->len[ch->n - 1] == off) {
+        ch->len[ch->n - 1] += len;   /* contiguous in the stage: extend */
+        return;
+    }
+    ch->p[ch->n] = p; ch->len[ch->n] = len; ch->stage_off[ch->n] = staged ? off : SIZE_MAX;
+    ch->n++;
+}
 
 static gc_status serialize(const gc_model *m, const gc_write_opts *o, writer *c, chunks *ch,
                            char *err, size_t errlen) {
@@ -469,17 +483,16 @@ static gc_status serialize(const gc_model *m, const gc_write_opts *o, writer *c,
     }
     c->external = (o && o->force_external) || total >= (1ull << 31) - (64ull << 20);
     if (!write_model(c, m)) { gc_errf(err, errlen, "out of memory while writing"); return GC_ERR_NOMEM; }
-    /* layout of the data items */
     ch->cap = 1 + 2 * c->nd;
     ch->p = calloc((size_t)ch->cap, sizeof *ch->p);
     ch->len = calloc((size_t)ch->cap, sizeof *ch->len);
-    ch->hdr = calloc((size_t)c->nd + 1, 80);
-    if (!ch->p || !ch->len || !ch->hdr) { gc_errf(err, errlen, "out of memory"); return GC_ERR_NOMEM; }
-    ch->p[0] = c->w.b; ch->len[0] = c->w.n; ch->n = 1;
+    ch->stage_off = calloc((size_t)ch->cap, sizeof *ch->stage_off);
+    if (!ch->p || !ch->len || !ch->stage_off) { gc_errf(err, errlen, "out of memory"); return GC_ERR_NOMEM; }
+    ch_add(ch, c->w.b, c->w.n, false, 0);
     uint64_t pos = c->w.n;
     for (int32_t i = 0; i < c->nd; i++) {
         wdata *d = &c->d[i];
-        uint8_t *h = ch->hdr + 80 * (size_t)i;
+        uint8_t h[80];
         size_t hl = 0;
         if (c->external) {
             while ((pos + hl) % 64) h[hl++] = 0;
@@ -493,16 +506,23 @@ static gc_status serialize(const gc_model *m, const gc_write_opts *o, writer *c,
             uint32_t n = (uint32_t)d->size;
             memcpy(h + hl, &n, 4); hl += 4;
         }
-        ch->p[ch->n] = h; ch->len[ch->n] = hl; ch->n++;
-        ch->p[ch->n] = d->data; ch->len[ch->n] = (size_t)d->size; ch->n++;
+        size_t off = w_put(&ch->stage, h, hl);
+        ch_add(ch, NULL, hl, true, off);
+        if (d->size < (64u << 10)) {
+            off = w_put(&ch->stage, d->data, (size_t)d->size);
+            ch_add(ch, NULL, (size_t)d->size, true, off);
+        } else ch_add(ch, d->data, (size_t)d->size, false, 0);
         pos += hl + d->size;
     }
+    if (ch->stage.oom) { gc_errf(err, errlen, "out of memory"); return GC_ERR_NOMEM; }
+    for (int i = 0; i < ch->n; i++)
+        if (ch->stage_off[i] != SIZE_MAX) ch->p[i] = ch->stage.b + ch->stage_off[i];
     return GC_OK;
 }
 
 static void release(writer *c, chunks *ch) {
     free(c->w.b); free(c->d);
-    free(ch->p); free(ch->len); free(ch->hdr);
+    free(ch->p); free(ch->len); free(ch->stage_off); free(ch->stage.b);
 }
 
 gc_status gc_model_write_file(const gc_model *m, const char *path, const gc_write_opts *o,

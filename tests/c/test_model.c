@@ -205,3 +205,30 @@ GC_TEST(model_bad_identifier_message) {
     CHECK(r == NULL);
     CHECK_MSG(strstr(err, "too small") != NULL, "%s", err);
 }
+
+/* Options tables of a type this build does not know are kept verbatim (vtable and
+ * inline scalars) and survive write → read (a fuzzer finding: the soffset inside the
+ * kept bytes must not take part in the comparison). */
+GC_TEST(model_unknown_options_kept_verbatim) {
+    gc_model *m = build_hostile();
+    static const uint8_t raw[] = { 6, 0, 8, 0, 4, 0,          /* vtable: 1 field at +4 */
+                                   0, 0, 0, 0, 42, 0, 0, 0 }; /* soffset, int32 42 */
+    gc_op *op = &m->subgraphs[0].ops[2];
+    memset(&op->opt, 0, sizeof op->opt);
+    op->opt.type = 250; op->opt.raw = raw; op->opt.raw_len = sizeof raw; op->opt.raw_vt_len = 6;
+    op->opt.raw_mod8 = 4;
+    char err[512]; uint8_t *bytes; size_t n;
+    CHECK(gc_model_write_mem(m, NULL, &bytes, &n, err, sizeof err) == GC_OK);
+    gc_model *r = gc_model_read_mem(bytes, n, err, sizeof err);
+    CHECK_MSG(r != NULL, "%s", err);
+    if (r) {
+        const gc_options *o = &r->subgraphs[0].ops[2].opt;
+        CHECK_EQ_INT(o->type, 250);
+        CHECK(o->raw != NULL && o->raw_len == sizeof raw);
+        if (o->raw) CHECK_EQ_INT(o->raw[o->raw_vt_len + 4], 42);
+        CHECK_MSG(gc_model_equal(m, r, err, sizeof err), "%s", err);
+        gc_model_free(r);
+    }
+    free(bytes);
+    gc_model_free(m);
+}
