@@ -90,10 +90,11 @@ bench: all
 	./bench/run.sh
 
 install: all
-	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include
+	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include/gpuclean
 	install -m 755 $(BUILD)/gpuclean $(PREFIX)/bin/
 	install -m 644 $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so $(PREFIX)/lib/
-	install -m 644 include/gpuclean.h $(PREFIX)/include/
+	cd src && find . -name '*.h' -exec install -D -m 644 {} $(PREFIX)/include/gpuclean/{} \;
+	install -m 644 include/gpuclean.h $(PREFIX)/include/gpuclean/
 
 clean:
 	rm -rf build

@@ -329,6 +329,27 @@ void gc_model_prune(gc_model *m) {
         }
         free(op_keep); free(t_keep); free(map);
     }
+    /* operator codes nobody uses any more; renumber */
+    if (m->n_opcodes) {
+        int32_t *omap = malloc(sizeof(int32_t) * (size_t)m->n_opcodes);
+        uint8_t *used = calloc((size_t)m->n_opcodes, 1);
+        if (omap && used) {
+            for (int32_t s = 0; s < m->n_subgraphs; s++)
+                for (int32_t o = 0; o < m->subgraphs[s].n_ops; o++) used[m->subgraphs[s].ops[o].opcode_index] = 1;
+            int32_t k = 0;
+            for (int32_t i = 0; i < m->n_opcodes; i++) {
+                omap[i] = used[i] ? k : -1;
+                if (used[i]) m->opcodes[k++] = m->opcodes[i];
+            }
+            m->n_opcodes = k;
+            for (int32_t s = 0; s < m->n_subgraphs; s++)
+                for (int32_t o = 0; o < m->subgraphs[s].n_ops; o++) {
+                    gc_op *op = &m->subgraphs[s].ops[o];
+                    op->opcode_index = (uint32_t)omap[op->opcode_index];
+                }
+        }
+        free(omap); free(used);
+    }
     /* buffers: keep 0, those used by tensors and metadata; renumber */
     int32_t nb = m->n_buffers;
     if (nb <= 1) return;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tools/setup.sh — installs what the tests need, from the project's own files only:
+#   * C: a C11 compiler and make (present on the CI image; apt-installed if missing)
+#   * Node.js deps of the LiteRT.js runner (runtime/litert/setup.sh, pinned lockfile)
+#   * the project's Python venv .venv (python/requirements*.txt, pinned)
+# Idempotent and quick when everything is already there. GPUCLEAN_SKIP_PYTHON=1 /
+# GPUCLEAN_SKIP_NODE=1 skip parts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need_apt=()
+command -v cc >/dev/null || need_apt+=(gcc)
+command -v make >/dev/null || need_apt+=(make)
+command -v node >/dev/null || need_apt+=(nodejs npm)
+command -v python3 >/dev/null || need_apt+=(python3 python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]} with apt"
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq "${need_apt[@]}";
+  else sudo apt-get update -qq && sudo apt-get install -y -qq "${need_apt[@]}"; fi
+fi
+if [ -z "${GPUCLEAN_SKIP_NODE:-}" ] && [ -x runtime/litert/setup.sh ]; then
+  echo "setup: LiteRT.js runner (runtime/litert)"
+  runtime/litert/setup.sh
+fi
+if [ -z "${GPUCLEAN_SKIP_PYTHON:-}" ] && [ -f python/requirements.txt ]; then
+  echo "setup: Python venv .venv"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  stamp=.venv/.gpuclean-req
+  want=$(cat python/requirements*.txt | sha256sum | cut -c1-16)
+  if [ "$(cat $stamp 2>/dev/null)" != "$want" ]; then
+    .venv/bin/python -m pip install -q --upgrade pip
+    for r in python/requirements*.txt; do .venv/bin/python -m pip install -q -r "$r"; done
+    [ -f python/pyproject.toml ] && .venv/bin/python -m pip install -q -e python --no-deps
+    echo "$want" > $stamp
+  fi
+fi
+echo "setup: done"
