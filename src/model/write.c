@@ -132,6 +132,14 @@ static size_t w_vector(wbuf *w, const void *data, uint32_t n, size_t elem) {
     return at;
 }
 
+static size_t w_string_n(wbuf *w, const char *s, uint32_t n) {
+    w_pad(w, 4, 0);
+    size_t at = w_put(w, &n, 4);
+    w_put(w, s, n);
+    w_put(w, NULL, 1);
+    return at;
+}
+
 static size_t w_string(wbuf *w, const char *s) {
     uint32_t n = (uint32_t)strlen(s);
     w_pad(w, 4, 0);
@@ -189,7 +197,8 @@ static size_t write_options(writer *c, const gc_options *o, bool second) {
         const gc_optval *v = &o->v[k];
         size_t at;
         switch (def->fields[k].kind) {
-        case GC_F_STR: at = w_string(w, v->vec ? (const char *)v->vec : ""); break;
+        /* by length: a flatbuffer string may hold NUL bytes */
+        case GC_F_STR: at = w_string_n(w, v->vec ? (const char *)v->vec : "", v->vec ? v->n : 0); break;
         case GC_F_VEC_I64: case GC_F_VEC_F64: at = w_vector(w, v->vec, v->n, 8); break;
         case GC_F_VEC_I16: case GC_F_VEC_U16: at = w_vector(w, v->vec, v->n, 2); break;
         case GC_F_VEC_U8: case GC_F_VEC_I8: case GC_F_VEC_BOOL: at = w_vector(w, v->vec, v->n, 1); break;
