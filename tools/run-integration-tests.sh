@@ -3,6 +3,8 @@
 # reason printed) or anything else (fail). Prints a summary; exits 1 on any failure.
 set -u
 cd "$(dirname "$0")/.."
+# the project venv (numpy, pytest, torch where installed) comes first on PATH
+[ -x .venv/bin/python ] && export PATH="$PWD/.venv/bin:$PATH"
 pass=0; fail=0; skip=0; failed=()
 for t in tests/integration/*.sh; do
   [ -e "$t" ] || continue

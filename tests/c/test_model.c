@@ -232,3 +232,46 @@ GC_TEST(model_unknown_options_kept_verbatim) {
     free(bytes);
     gc_model_free(m);
 }
+
+/* Build the hostile model, break one thing, write it (the writer does not judge), and
+ * read it back: the reader must refuse with a message naming the problem. */
+typedef void (*breaker)(gc_model *m);
+static void expect_refused(breaker brk, const char *want, bool external, int cut_tail) {
+    gc_model *m = build_hostile();
+    brk(m);
+    char err[512] = ""; uint8_t *bytes; size_t n;
+    gc_write_opts wo = { .force_external = external };
+    CHECK(gc_model_write_mem(m, &wo, &bytes, &n, err, sizeof err) == GC_OK);
+    gc_model_free(m);
+    gc_model *r = gc_model_read_mem(bytes, n - (size_t)cut_tail, err, sizeof err);
+    CHECK_MSG(r == NULL, "a model with '%s' was accepted", want);
+    CHECK_MSG(strstr(err, want) != NULL, "want '%s' in: %s", want, err);
+    gc_model_free(r);
+    free(bytes);
+}
+static void neg_dim(gc_model *m) { m->subgraphs[0].tensors[0].shape[2] = -3; }
+static void huge_dims(gc_model *m) { for (int d = 0; d < 4; d++) m->subgraphs[0].tensors[0].shape[d] = 65536; }
+static void bad_buffer(gc_model *m) { m->subgraphs[0].tensors[0].buffer = 99; }
+static void bad_opcode(gc_model *m) { m->subgraphs[0].ops[1].opcode_index = 7; }
+static void bad_input(gc_model *m) { m->subgraphs[0].ops[2].inputs[1] = 1000; }
+static void bad_sg_output(gc_model *m) { m->subgraphs[0].outputs[0] = -5; }
+static void short_buffer(gc_model *m) { m->subgraphs[0].tensors[6].shape[3] = 400; }
+static void nothing(gc_model *m) { (void)m; }
+static void deep_rank(gc_model *m) {
+    static int32_t dims[40];
+    for (int i = 0; i < 40; i++) dims[i] = 1;
+    m->subgraphs[0].tensors[0].shape = dims; m->subgraphs[0].tensors[0].rank = 40;
+}
+
+GC_TEST(model_hostile_named_errors) {
+    expect_refused(neg_dim, "negative dimension -3", false, 0);
+    expect_refused(huge_dims, "element count overflows", false, 0);
+    expect_refused(bad_buffer, "buffer index 99 out of range", false, 0);
+    expect_refused(bad_opcode, "opcode index 7 out of range", false, 0);
+    expect_refused(bad_input, "names tensor 1000, out of range", false, 0);
+    expect_refused(bad_sg_output, "names tensor -5, out of range", false, 0);
+    expect_refused(short_buffer, "but its buffer", false, 0);
+    expect_refused(deep_rank, "rank 40 is beyond the limit", false, 0);
+    /* weights stored after the flatbuffer, file cut short: data outside the file */
+    expect_refused(nothing, "lies outside the file", true, 64);
+}
