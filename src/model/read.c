@@ -110,12 +110,13 @@ static bool read_options(rd *c, const fb_table *op, int type_id, int tab_id, boo
     TRY(fb_get_ref(&c->r, op, tab_id, &pos));
     if (!type) return true;  /* NONE: a table without a type means nothing */
     o->type = type;
-    if (!pos) return true;   /* type without a table: defaults */
-    fb_table t;
-    TRY(fb_table_at(&c->r, pos, &t, what));
     const gc_opt_table_def *def = NULL;
     if (second) { if (type < gc_opt2_tables_count && gc_opt2_tables[type].name) def = &gc_opt2_tables[type]; }
     else if (type < gc_opt_tables_count && gc_opt_tables[type].name) def = &gc_opt_tables[type];
+    fb_table t;
+    if (pos) TRY(fb_table_at(&c->r, pos, &t, what));
+    else memset(&t, 0, sizeof t);   /* a type without a table: all defaults */
+    if (!def && !pos) return true;
     if (!def) {
         /* Unknown options table: keep its vtable and inline bytes verbatim. */
         uint32_t vtl = 4 + 2 * t.nfields;
