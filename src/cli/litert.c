@@ -1,0 +1,211 @@
+/* litert.c — `gpuclean litert MODEL ...`: run a model on the real LiteRT runtime (LiteRT.js
+ * and/or the native libLiteRt.so), CPU and GPU accelerators, and print one verdict.
+ * Argument parsing and wiring only; the work is in src/runtime/litert.c. */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common/common.h"
+#include "runtime/litert.h"
+#include "verify/npy.h"
+
+static const char *HELP =
+"usage: gpuclean litert MODEL [options]\n"
+"\n"
+"Compile MODEL.tflite with the real LiteRT runtime for the CPU accelerator and, where a\n"
+"Vulkan GPU exists, the GPU accelerator; run every signature; compare GPU outputs with\n"
+"CPU outputs; print the delegate's residency line and one verdict:\n"
+"  GPU-clean                          every node on the GPU, outputs within tolerance\n"
+"  CPU fallback: N/M nodes on GPU     the delegate left nodes to the CPU\n"
+"  GPU compile failed: <op>: <reason>\n"
+"  GPU miscompute: ...                every node on the GPU, outputs out of tolerance\n"
+"  GPU output bit-identical to CPU: the GPU did not run\n"
+"  no GPU adapter: CPU only           no WebGPU/Vulkan GPU here; the CPU still runs\n"
+"  runtime limit (...): ...           the runtime itself cannot run this model (e.g.\n"
+"                                     LiteRT.js cannot feed int8/int16/bool/int64 I/O)\n"
+"  CPU failed: <reason>               LiteRT refuses the model even on the CPU\n"
+"\n"
+"options:\n"
+"  --accelerator cpu|gpu|both   (default both)\n"
+"  --precision fp32|fp16|both   GPU precision (default fp32; the verdict uses fp32 when run)\n"
+"  --runtime js|native|both     LiteRT.js under Node, native libLiteRt.so, or both\n"
+"                               (default both: native is fed LiteRT.js's inputs and the\n"
+"                               two CPU results must agree)\n"
+"  --pattern sin                inputs 0.5+0.5*sin(0.37*i+k) / (i*7+k)%3 / (i*37+k)%256\n"
+"                               (float / int32 / uint8; the default)\n"
+"  --random SEED                deterministic random inputs (normal floats, small ints)\n"
+"  --input NAME_OR_INDEX=FILE.npy   feed this input from a file (repeatable)\n"
+"  --out DIR                    keep everything there: DIR/js, DIR/native (result.json,\n"
+"                               <mode>/output_<k>.npy, inputs/); default: a temporary\n"
+"                               folder, removed afterwards\n"
+"  --json                       print one JSON document (schema 1) instead of text\n"
+"  --timeout SECONDS            per compile+run mode (default 120)\n"
+"  --runs N                     timed runs after the first (default 3)\n"
+"  --no-gpu-ok                  exit 0 for \"no GPU adapter: CPU only\" when the CPU ran clean\n"
+"\n"
+"tolerance (GPU vs CPU): fp32 |diff| <= 1e-4 + 1e-3*max|cpu| and corr >= 0.9999;\n"
+"fp16 |diff| <= 1e-3 + 2e-2*max|cpu| and corr >= 0.999; native vs LiteRT.js CPU:\n"
+"1e-4 + 1e-3*max|ref|, corr >= 0.99999 (integer outputs: at least 1 step).\n"
+"\n"
+"exit status:\n"
+"  0  GPU-clean and within tolerance (with --accelerator cpu: the CPU ran clean and the\n"
+"     runtimes agree)\n"
+"  1  findings: anything else, including \"no GPU adapter: CPU only\". On a machine without\n"
+"     a GPU (CI) the command still runs the CPU, reports the GPU as unavailable and exits\n"
+"     1, because GPU-cleanness was not shown; pass --no-gpu-ok (or --accelerator cpu) to\n"
+"     make a clean CPU-only run exit 0.\n"
+"  2  bad usage or bad input (not a .tflite file, unreadable .npy), or no LiteRT runtime\n"
+"     installed (run make test / tools/setup.sh)\n";
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+/* mkdir -p: create `dir` and any missing parents. */
+static int mkdir_p(const char *dir) {
+    char p[4096];
+    size_t n = strlen(dir);
+    if (!n || n >= sizeof p) { errno = ENAMETOOLONG; return -1; }
+    memcpy(p, dir, n + 1);
+    for (char *q = p + 1; *q; q++) {
+        if (*q != '/') continue;
+        *q = 0;
+        if (mkdir(p, 0755) && errno != EEXIST) return -1;
+        *q = '/';
+    }
+    return (mkdir(p, 0755) && errno != EEXIST) ? -1 : 0;
+}
+
+static int check_model(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return gc_cli_usage_error("litert", "%s: cannot open (%s)", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) { fclose(f); return gc_cli_usage_error("litert", "%s: not a regular file", path); }
+    unsigned char h[8];
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    if (n < 8 || memcmp(h + 4, "TFL3", 4)) return gc_cli_usage_error("litert", "%s: not a .tflite model (no TFL3 file identifier)", path);
+    return 0;
+}
+
+int gc_cli_litert(int argc, char **argv) {
+    gc_lrt_opts o;
+    memset(&o, 0, sizeof o);
+    o.accelerators = GC_LRT_CPU | GC_LRT_GPU;
+    o.precisions = GC_LRT_FP32;
+    o.runtimes = GC_LRT_JS | GC_LRT_NATIVE;
+    o.input_kind = GC_LRT_IN_PATTERN;
+    o.runs = -1;
+    const char *out = NULL;
+    bool json = false, no_gpu_ok = false;
+    gc_lrt_input *inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    if (!inputs) return gc_cli_usage_error("litert", "out of memory");
+    int rc = 2;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED() do { if (!v) { rc = gc_cli_usage_error("litert", "%s needs a value", a); goto done; } i++; } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(HELP, stdout); rc = 0; goto done; }
+        else if (!strcmp(a, "--accelerator")) {
+            NEED();
+            if (!strcmp(v, "cpu")) o.accelerators = GC_LRT_CPU;
+            else if (!strcmp(v, "gpu")) o.accelerators = GC_LRT_GPU;
+            else if (!strcmp(v, "both")) o.accelerators = GC_LRT_CPU | GC_LRT_GPU;
+            else { rc = gc_cli_usage_error("litert", "--accelerator must be cpu, gpu or both"); goto done; }
+        } else if (!strcmp(a, "--precision")) {
+            NEED();
+            if (!strcmp(v, "fp32")) o.precisions = GC_LRT_FP32;
+            else if (!strcmp(v, "fp16")) o.precisions = GC_LRT_FP16;
+            else if (!strcmp(v, "both")) o.precisions = GC_LRT_FP32 | GC_LRT_FP16;
+            else { rc = gc_cli_usage_error("litert", "--precision must be fp32, fp16 or both"); goto done; }
+        } else if (!strcmp(a, "--runtime")) {
+            NEED();
+            if (!strcmp(v, "js")) o.runtimes = GC_LRT_JS;
+            else if (!strcmp(v, "native")) o.runtimes = GC_LRT_NATIVE;
+            else if (!strcmp(v, "both")) o.runtimes = GC_LRT_JS | GC_LRT_NATIVE;
+            else { rc = gc_cli_usage_error("litert", "--runtime must be js, native or both"); goto done; }
+        } else if (!strcmp(a, "--pattern")) {
+            NEED();
+            if (strcmp(v, "sin")) { rc = gc_cli_usage_error("litert", "--pattern knows only 'sin'"); goto done; }
+            o.input_kind = GC_LRT_IN_PATTERN;
+        } else if (!strcmp(a, "--random")) {
+            NEED();
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(v, &end, 10);
+            if (errno || *end || !*v || *v == '-') { rc = gc_cli_usage_error("litert", "--random needs a non-negative integer seed, not '%s'", v); goto done; }
+            o.input_kind = GC_LRT_IN_RANDOM;
+            o.seed = s;
+        } else if (!strcmp(a, "--input")) {
+            NEED();
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || !eq[1]) { rc = gc_cli_usage_error("litert", "--input needs NAME_OR_INDEX=FILE.npy, not '%s'", v); goto done; }
+            char *key = strndup(v, (size_t)(eq - v));
+            if (!key) { rc = gc_cli_usage_error("litert", "out of memory"); goto done; }
+            inputs[o.n_inputs].key = key;
+            inputs[o.n_inputs].file = eq + 1;
+            o.n_inputs++;
+            gc_npy probe;
+            char err[512];
+            if (gc_npy_read(eq + 1, &probe, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("litert", "%s", err); goto done; }
+            gc_npy_free(&probe);
+        } else if (!strcmp(a, "--out")) { NEED(); out = v; }
+        else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--no-gpu-ok")) no_gpu_ok = true;
+        else if (!strcmp(a, "--timeout")) {
+            NEED();
+            char *end;
+            o.timeout_s = strtod(v, &end);
+            if (*end || !(o.timeout_s > 0) || o.timeout_s > 86400) { rc = gc_cli_usage_error("litert", "--timeout needs seconds in (0, 86400]"); goto done; }
+        } else if (!strcmp(a, "--runs")) {
+            NEED();
+            char *end;
+            long r = strtol(v, &end, 10);
+            if (*end || r < 0 || r > 1000) { rc = gc_cli_usage_error("litert", "--runs needs an integer 0..1000"); goto done; }
+            o.runs = (int)r;
+        } else if (a[0] == '-' && a[1]) { rc = gc_cli_usage_error("litert", "unknown option %s (see --help)", a); goto done; }
+        else if (!o.model) o.model = a;
+        else { rc = gc_cli_usage_error("litert", "unexpected argument '%s'", a); goto done; }
+#undef NEED
+    }
+    if (!o.model) { fputs(HELP, stderr); rc = 2; goto done; }
+    if ((rc = check_model(o.model))) goto done;
+    o.inputs = inputs;
+
+    char tmpdir[] = "/tmp/gpuclean-litert-XXXXXX";
+    const char *dir = out;
+    if (!dir) {
+        if (!mkdtemp(tmpdir)) { rc = gc_cli_usage_error("litert", "mkdtemp: %s", strerror(errno)); goto done; }
+        dir = tmpdir;
+    } else if (mkdir_p(dir)) { rc = gc_cli_usage_error("litert", "%s: %s", dir, strerror(errno)); goto done; }
+
+    gc_lrt_report rep;
+    char err[1024];
+    gc_status s = gc_lrt_check(&o, dir, &rep, err, sizeof err);
+    if (s != GC_OK) {
+        rc = gc_cli_usage_error("litert", "%s", err);
+    } else {
+        rc = gc_lrt_report_exit(&rep, no_gpu_ok);
+        gc_str text = {0};
+        if (json) gc_lrt_report_json(&rep, &text);
+        else {
+            gc_lrt_report_text(&rep, &text);
+            if (out) gc_str_printf(&text, "outputs: %s\n", out);
+        }
+        if (text.s) fputs(text.s, stdout);
+        gc_str_free(&text);
+        gc_lrt_report_free(&rep);
+    }
+    if (!out) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+done:
+    for (int i = 0; i < o.n_inputs; i++) free((char *)inputs[i].key);
+    free(inputs);
+    return rc;
+}
