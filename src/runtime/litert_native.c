@@ -465,7 +465,10 @@ static int native_child(const mode_job *job) {
         status = "error"; error_class = "compile_failed"; goto out;
     }
     api.LiteRtCreateOptions(&opts);
-    api.LiteRtSetOptionsHardwareAccelerators(opts, job->gpu ? LRT_HW_GPU : LRT_HW_CPU);
+    /* GPU runs ask for GPU|CPU, as an app with CPU fallback does: with the GPU alone,
+     * CompiledModel refuses any model with one undelegated node ("Some ops are not
+     * accelerated", status 504 — seen on the H200 for every partial model). */
+    api.LiteRtSetOptionsHardwareAccelerators(opts, job->gpu ? (LRT_HW_GPU | LRT_HW_CPU) : LRT_HW_CPU);
     if (job->gpu) {
         char *toml = malloc(32);
         if (toml) {
