@@ -1,0 +1,834 @@
+/* interp.c — the interpreter core: entry selection, frames (one per executed subgraph
+ * instance), prepare (shape propagation, folding, memory planning), invoke, the node
+ * callback. Kernels live in kernels/<family>.c, the op table in ops.c.
+ *
+ * Steps and lifetimes. A frame runs its ops in topological order (gc_sg_topo_order,
+ * stable: file order where the graph allows). Op i runs at step i+1; the frame's
+ * inputs are written at step 0 and kept to the end (so invoking again reuses them, as
+ * TFLite does); its outputs are read at step n+1. An activation lives
+ * from the step that writes it to the last step that reads it (inclusive), so an op
+ * never writes over its own inputs. Scratch memory lives for its op's step only.
+ *
+ * Planning (greedy by size, as TFLite's arena planner): sort the activations by size,
+ * largest first (ties: earlier first step, then lower index); place each at the lowest
+ * offset (64-byte aligned) where it overlaps no placed activation whose lifetime
+ * intersects its own. A frame's peak is the end of its highest block. Child frames
+ * (called subgraphs) get their own regions after their parent's.
+ */
+#include "interp/interp_impl.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#define GC_ALIGN 64
+#define GC_MAX_DEPTH 16
+
+typedef struct { const void *src; int kind; int64_t a, b; size_t bytes; void *data; } derived_entry;
+
+struct gc_interp {
+    const gc_model *m;
+    derived_entry *derived; int32_t n_derived, cap_derived;
+    gc_interp_opts o;
+    int sig;                    /* signature index or -1 */
+    int32_t entry_sg;
+    int n_in, n_out;
+    int32_t *in_t, *out_t;      /* entry tensor indices */
+    const char **in_name, **out_name;
+    int32_t (*in_shape)[GC_MAX_RANK];
+    int *in_rank;
+    bool *in_set;
+    gc_arena pa;                /* persistent: frames, nodes, kernel data, folded data */
+    gc_frame *entry;
+    gc_frame **frames; int32_t n_frames, cap_frames;
+    uint8_t *arena; size_t arena_size;
+    bool prepared, stopped;
+    size_t naive_bytes;
+    int32_t shape_mismatch;
+    double prepare_ms, invoke_ms;
+    char err[512];
+};
+
+const char *gc_precision_name(gc_precision p) {
+    return p == GC_PREC_FP16 ? "fp16" : p == GC_PREC_FP16_ACC ? "fp16-acc" : "fp32";
+}
+int gc_precision_parse(const char *s) {
+    if (!strcmp(s, "fp32")) return GC_PREC_FP32;
+    if (!strcmp(s, "fp16")) return GC_PREC_FP16;
+    if (!strcmp(s, "fp16-acc")) return GC_PREC_FP16_ACC;
+    return -1;
+}
+
+const char *gc_qmode_name(gc_qmode q) { return q == GC_QMODE_XNNPACK ? "xnnpack" : "tflite"; }
+int gc_qmode_parse(const char *s) {
+    if (!strcmp(s, "tflite")) return GC_QMODE_TFLITE;
+    if (!strcmp(s, "xnnpack")) return GC_QMODE_XNNPACK;
+    return -1;
+}
+
+/* ---- messages ------------------------------------------------------------------ */
+
+gc_status gc_fail(gc_ctx *ctx, gc_status st, const char *fmt, ...) {
+    va_list ap; va_start(ap, fmt);
+    if (ctx->err && ctx->errlen) vsnprintf(ctx->err, ctx->errlen, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static gc_status node_fail(gc_interp *it, gc_frame *f, const gc_node *n, gc_status st,
+                           const char *msg) {
+    snprintf(it->err, sizeof it->err, "subgraph %d op %d (%s): %s", (int)f->sg,
+             (int)n->index, n->name, msg);
+    return st;
+}
+
+/* ---- small helpers ---------------------------------------------------------------- */
+
+void *gc_ctx_alloc(gc_ctx *ctx, size_t n) { return gc_arena_alloc(&ctx->it->pa, n ? n : 1); }
+
+void *gc_ctx_derived(gc_ctx *ctx, const void *src, int kind, int64_t a, int64_t b,
+                     size_t bytes, bool *fresh) {
+    gc_interp *it = ctx->it;
+    for (int32_t i = 0; i < it->n_derived; i++) {
+        derived_entry *e = &it->derived[i];
+        if (e->src == src && e->kind == kind && e->a == a && e->b == b && e->bytes == bytes) {
+            *fresh = false;
+            return e->data;
+        }
+    }
+    if (!gc_grow((void **)&it->derived, &it->cap_derived, it->n_derived + 1, sizeof *it->derived)) return NULL;
+    void *p = gc_arena_alloc(&it->pa, bytes ? bytes : 1);
+    if (!p) return NULL;
+    it->derived[it->n_derived++] = (derived_entry){ src, kind, a, b, bytes, p };
+    *fresh = true;
+    return p;
+}
+
+int gc_ctx_scratch(gc_ctx *ctx, gc_node *n, size_t bytes) {
+    (void)ctx;
+    if (n->n_scratch >= 4) return -1;
+    n->scratch_bytes[n->n_scratch] = bytes;
+    return n->n_scratch++;
+}
+
+gc_status gc_set_shape(gc_ctx *ctx, gc_rt *t, int rank, const int32_t *shape) {
+    GC_ENSURE(ctx, rank >= 0 && rank <= GC_MAX_RANK, "tensor %d: rank %d out of range",
+              (int)t->index, rank);
+    uint64_t n = 1;
+    for (int i = 0; i < rank; i++) {
+        GC_ENSURE(ctx, shape[i] >= 0, "tensor %d: negative dimension %d", (int)t->index, (int)shape[i]);
+        if (!gc_mul_u64(n, (uint64_t)shape[i], &n) || n > ((uint64_t)1 << 40))
+            return gc_fail(ctx, GC_ERR_NOMEM, "tensor %d: too many elements", (int)t->index);
+    }
+    uint64_t bytes = gc_type_bytes(t->dtype, n);
+    GC_UNSUP(ctx, bytes != UINT64_MAX, "tensor %d: type %s has no fixed size", (int)t->index,
+             gc_type_name(t->dtype));
+    t->rank = rank;
+    for (int i = 0; i < rank; i++) t->shape[i] = shape[i];
+    t->nbytes = (size_t)bytes;
+    return GC_OK;
+}
+
+gc_status gc_check_arity(gc_ctx *ctx, gc_node *n, int in_lo, int in_hi, int n_out) {
+    GC_ENSURE(ctx, n->n_in >= in_lo && n->n_in <= in_hi, "expects %d..%d inputs, has %d",
+              in_lo, in_hi, n->n_in);
+    GC_ENSURE(ctx, n->n_out == n_out, "expects %d outputs, has %d", n_out, n->n_out);
+    for (int i = 0; i < in_lo; i++)
+        GC_ENSURE(ctx, n->in[i] != NULL, "input %d is required", i);
+    return GC_OK;
+}
+
+gc_status gc_need_known(gc_ctx *ctx, gc_node *n, int slot, const char *what) {
+    GC_ENSURE(ctx, slot < n->n_in && n->in[slot], "missing %s input", what);
+    GC_UNSUP(ctx, n->in[slot]->known,
+             "%s (input %d, tensor %d) is computed at run time; data-dependent shapes are "
+             "not supported", what, slot, (int)n->in[slot]->index);
+    return GC_OK;
+}
+
+int64_t gc_get_int(const gc_rt *t, size_t i) {
+    switch (t->dtype) {
+    case GC_T_INT64: { int64_t v; memcpy(&v, t->data + i * 8, 8); return v; }
+    case GC_T_INT32: { int32_t v; memcpy(&v, t->data + i * 4, 4); return v; }
+    case GC_T_INT16: { int16_t v; memcpy(&v, t->data + i * 2, 2); return v; }
+    case GC_T_UINT8: return t->data[i];
+    case GC_T_INT8:  return (int8_t)t->data[i];
+    case GC_T_BOOL:  return t->data[i] != 0;
+    case GC_T_UINT32: { uint32_t v; memcpy(&v, t->data + i * 4, 4); return v; }
+    default: return 0;
+    }
+}
+
+bool gc_bcast_shape(const gc_rt *a, const gc_rt *b, int *rank, int32_t *shape) {
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    for (int i = 0; i < r; i++) {
+        int ia = i - (r - a->rank), ib = i - (r - b->rank);
+        int32_t da = ia >= 0 ? a->shape[ia] : 1, db = ib >= 0 ? b->shape[ib] : 1;
+        if (da != db && da != 1 && db != 1) return false;
+        shape[i] = da == 1 ? db : da;
+    }
+    *rank = r;
+    return true;
+}
+
+void gc_bcast_strides(const gc_rt *t, int rank, const int32_t *shape, int64_t *strides) {
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+        int it = i - (rank - t->rank);
+        int32_t d = it >= 0 ? t->shape[it] : 1;
+        strides[i] = (d == 1 && shape[i] != 1) ? 0 : s;
+        s *= d;
+    }
+}
+
+/* ---- entry ---------------------------------------------------------------------------- */
+
+gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, size_t errlen) {
+    gc_interp *it = calloc(1, sizeof *it);
+    if (!it) { gc_errf(err, errlen, "out of memory"); return NULL; }
+    it->m = m;
+    if (o) it->o = *o;
+    int sig = it->o.signature;
+    if (sig == GC_SIG_AUTO) sig = m->n_signatures > 0 ? 0 : -1;
+    if (sig >= m->n_signatures) {
+        gc_errf(err, errlen, "signature %d does not exist (the model has %d)", sig, (int)m->n_signatures);
+        free(it); return NULL;
+    }
+    it->sig = sig;
+    if (sig >= 0) {
+        const gc_signature *s = &m->signatures[sig];
+        it->entry_sg = (int32_t)s->subgraph;
+        it->n_in = s->n_inputs; it->n_out = s->n_outputs;
+    } else {
+        it->entry_sg = it->o.subgraph;
+        if (it->entry_sg < 0 || it->entry_sg >= m->n_subgraphs) {
+            gc_errf(err, errlen, "subgraph %d does not exist (the model has %d)",
+                    (int)it->entry_sg, (int)m->n_subgraphs);
+            free(it); return NULL;
+        }
+        it->n_in = m->subgraphs[it->entry_sg].n_inputs;
+        it->n_out = m->subgraphs[it->entry_sg].n_outputs;
+    }
+    if (it->entry_sg < 0 || it->entry_sg >= m->n_subgraphs) {
+        gc_errf(err, errlen, "signature %d names subgraph %d, which does not exist", sig,
+                (int)it->entry_sg);
+        free(it); return NULL;
+    }
+    const gc_subgraph *sg = &m->subgraphs[it->entry_sg];
+    size_t ni = (size_t)it->n_in + 1, no = (size_t)it->n_out + 1;
+    it->in_t = gc_arena_alloc(&it->pa, ni * sizeof(int32_t));
+    it->out_t = gc_arena_alloc(&it->pa, no * sizeof(int32_t));
+    it->in_name = gc_arena_alloc(&it->pa, ni * sizeof(char *));
+    it->out_name = gc_arena_alloc(&it->pa, no * sizeof(char *));
+    it->in_shape = gc_arena_alloc(&it->pa, ni * sizeof *it->in_shape);
+    it->in_rank = gc_arena_alloc(&it->pa, ni * sizeof(int));
+    it->in_set = gc_arena_alloc(&it->pa, ni * sizeof(bool));
+    if (!it->in_t || !it->out_t || !it->in_name || !it->out_name || !it->in_shape ||
+        !it->in_rank || !it->in_set) {
+        gc_errf(err, errlen, "out of memory"); gc_interp_free(it); return NULL;
+    }
+    for (int k = 0; k < it->n_in; k++) {
+        int32_t t = sig >= 0 ? (int32_t)m->signatures[sig].inputs[k].tensor : sg->inputs[k];
+        it->in_t[k] = t;
+        it->in_name[k] = sig >= 0 ? m->signatures[sig].inputs[k].name : sg->tensors[t].name;
+    }
+    for (int k = 0; k < it->n_out; k++) {
+        int32_t t = sig >= 0 ? (int32_t)m->signatures[sig].outputs[k].tensor : sg->outputs[k];
+        it->out_t[k] = t;
+        it->out_name[k] = sig >= 0 ? m->signatures[sig].outputs[k].name : sg->tensors[t].name;
+    }
+    for (int k = 0; k < it->n_in; k++) {
+        int32_t t = it->in_t[k];
+        if (t < 0 || t >= sg->n_tensors) {
+            gc_errf(err, errlen, "entry input %d names tensor %d, out of range", k, (int)t);
+            gc_interp_free(it); return NULL;
+        }
+    }
+    for (int k = 0; k < it->n_out; k++) {
+        int32_t t = it->out_t[k];
+        if (t < 0 || t >= sg->n_tensors) {
+            gc_errf(err, errlen, "entry output %d names tensor %d, out of range", k, (int)t);
+            gc_interp_free(it); return NULL;
+        }
+    }
+    return it;
+}
+
+void gc_interp_free(gc_interp *it) {
+    if (!it) return;
+    free(it->arena);
+    free(it->frames);
+    free(it->derived);
+    gc_arena_free(&it->pa);
+    free(it);
+}
+
+int gc_interp_n_inputs(const gc_interp *it) { return it->n_in; }
+int gc_interp_n_outputs(const gc_interp *it) { return it->n_out; }
+int32_t gc_interp_entry_subgraph(const gc_interp *it) { return it->entry_sg; }
+const char *gc_interp_signature_key(const gc_interp *it) {
+    return it->sig >= 0 ? it->m->signatures[it->sig].key : NULL;
+}
+const char *gc_interp_errmsg(const gc_interp *it) { return it->err; }
+bool gc_interp_stopped(const gc_interp *it) { return it->stopped; }
+
+int gc_interp_find_input(const gc_interp *it, const char *name) {
+    const gc_subgraph *sg = &it->m->subgraphs[it->entry_sg];
+    for (int k = 0; k < it->n_in; k++)
+        if (it->in_name[k] && !strcmp(it->in_name[k], name)) return k;
+    for (int k = 0; k < it->n_in; k++)
+        if (!strcmp(sg->tensors[it->in_t[k]].name, name)) return k;
+    return -1;
+}
+
+gc_status gc_interp_set_input_shape(gc_interp *it, int k, int rank, const int32_t *shape) {
+    if (k < 0 || k >= it->n_in) { gc_errf(it->err, sizeof it->err, "no input %d", k); return GC_ERR_USAGE; }
+    const gc_tensor *t = &it->m->subgraphs[it->entry_sg].tensors[it->in_t[k]];
+    if (rank < 0 || rank > GC_MAX_RANK) {
+        gc_errf(it->err, sizeof it->err, "input %d: rank %d out of range", k, rank);
+        return GC_ERR_USAGE;
+    }
+    if (t->rank != rank && !(t->rank == 0 && !t->has_rank)) {
+        gc_errf(it->err, sizeof it->err, "input %d ('%s'): rank %d given, the model says %d",
+                k, it->in_name[k], rank, (int)t->rank);
+        return GC_ERR_USAGE;
+    }
+    for (int d = 0; d < rank; d++) {
+        bool dynamic = t->n_shape_signature == t->rank && d < t->rank && t->shape_signature[d] < 0;
+        if (shape[d] < 0 || (d < t->rank && !dynamic && shape[d] != t->shape[d])) {
+            gc_errf(it->err, sizeof it->err, "input %d ('%s'): dimension %d is %d, the model "
+                    "fixes it at %d", k, it->in_name[k], d, (int)shape[d], (int)t->shape[d]);
+            return GC_ERR_USAGE;
+        }
+        it->in_shape[k][d] = shape[d];
+    }
+    it->in_rank[k] = rank;
+    it->in_set[k] = true;
+    return GC_OK;
+}
+
+/* ---- frames ------------------------------------------------------------------------- */
+
+static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
+                               gc_rt *const *ins, gc_frame **out);
+
+static gc_status add_frame(gc_interp *it, gc_frame *f) {
+    if (!gc_grow((void **)&it->frames, &it->cap_frames, it->n_frames + 1, sizeof(gc_frame *))) {
+        snprintf(it->err, sizeof it->err, "out of memory");
+        return GC_ERR_NOMEM;
+    }
+    it->frames[it->n_frames++] = f;
+    return GC_OK;
+}
+
+/* Initialise the run-time view of every tensor of a subgraph. */
+static gc_status init_tensors(gc_interp *it, gc_frame *f) {
+    const gc_model *m = it->m;
+    const gc_subgraph *s = f->s;
+    bool fp16 = it->o.precision != GC_PREC_FP32;
+    for (int32_t i = 0; i < s->n_tensors; i++) {
+        gc_rt *r = &f->t[i];
+        const gc_tensor *t = &s->tensors[i];
+        r->ir = t; r->index = i; r->dtype = t->type; r->rank = t->rank;
+        r->first = r->last = -1;
+        for (int d = 0; d < t->rank && d < GC_MAX_RANK; d++) r->shape[d] = t->shape[d];
+        if (t->rank > GC_MAX_RANK) {
+            snprintf(it->err, sizeof it->err, "subgraph %d tensor %d: rank %d exceeds %d",
+                     (int)f->sg, (int)i, (int)t->rank, GC_MAX_RANK);
+            return GC_ERR_UNSUPPORTED;
+        }
+        if (t->quant) {
+            r->q = t->quant;
+            if (t->quant->n_scale == 1) {
+                r->scale = t->quant->scale[0];
+                r->zp = t->quant->n_zero_point >= 1 ? (int32_t)t->quant->zero_point[0] : 0;
+            }
+        }
+        uint64_t n = gc_tensor_numel(t), bytes = gc_type_bytes(t->type, n);
+        r->nbytes = bytes == UINT64_MAX ? 0 : (size_t)bytes;
+        if (gc_tensor_is_const(m, t)) {
+            const gc_buffer *b = gc_tensor_buffer(m, t);
+            if (bytes == UINT64_MAX || b->size < bytes) {
+                snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): buffer holds %llu "
+                         "bytes, shape and type need %llu", (int)f->sg, (int)i, t->name,
+                         (unsigned long long)b->size, (unsigned long long)bytes);
+                return GC_ERR_FORMAT;
+            }
+            if (t->sparsity) {
+                snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): sparse constant "
+                         "tensors are not supported", (int)f->sg, (int)i, t->name);
+                return GC_ERR_UNSUPPORTED;
+            }
+            r->kind = GC_RT_CONST; r->known = true;
+            /* data must be aligned for its type; copy when not (or when rounding) */
+            bool copy = ((uintptr_t)b->data % 8) != 0 || (fp16 && t->type == GC_T_FLOAT32);
+            if (copy) {
+                uint8_t *p = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
+                if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+                memcpy(p, b->data, r->nbytes);
+                if (fp16 && t->type == GC_T_FLOAT32) gc_f16_round_n((float *)p, r->nbytes / 4);
+                r->data = p;
+            } else {
+                r->data = (uint8_t *)b->data;
+            }
+        } else if (t->is_variable) {
+            r->kind = GC_RT_VAR;
+            r->data = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
+            if (!r->data) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+        }
+    }
+    return GC_OK;
+}
+
+/* Evaluate a node at prepare (all inputs known): outputs go to persistent memory. */
+static gc_status fold_node(gc_interp *it, gc_frame *f, gc_node *n, gc_ctx *ctx) {
+    for (int j = 0; j < n->n_out; j++) {
+        gc_rt *o = n->out[j];
+        o->data = gc_arena_alloc(&it->pa, o->nbytes ? o->nbytes : 1);
+        if (!o->data) return GC_ERR_NOMEM;
+    }
+    for (int s = 0; s < n->n_scratch; s++) {
+        n->scratch[s] = calloc(1, n->scratch_bytes[s] ? n->scratch_bytes[s] : 1);
+        if (!n->scratch[s]) return GC_ERR_NOMEM;
+    }
+    gc_status st = n->k->eval(ctx, n);
+    for (int s = 0; s < n->n_scratch; s++) { free(n->scratch[s]); n->scratch[s] = NULL; }
+    if (st != GC_OK) return node_fail(it, f, n, st, ctx->err);
+    for (int j = 0; j < n->n_out; j++) {
+        gc_rt *o = n->out[j];
+        if (it->o.precision != GC_PREC_FP32 && o->dtype == GC_T_FLOAT32 && !(n->k->flags & GC_K_OWN_ROUND))
+            gc_f16_round_n((float *)o->data, o->nbytes / 4);
+        o->kind = GC_RT_FOLDED; o->known = true;
+    }
+    n->folded = true;
+    return GC_OK;
+}
+
+typedef struct { size_t size; int32_t first, last; size_t *offset; int32_t order; } plan_item;
+
+static int plan_cmp(const void *a, const void *b) {
+    const plan_item *x = a, *y = b;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Greedy by size; returns the region size. */
+static gc_status plan_frame(gc_interp *it, gc_frame *f) {
+    int32_t n_items = 0;
+    for (int32_t i = 0; i < f->s->n_tensors; i++) if (f->t[i].kind == GC_RT_ACT) n_items++;
+    for (int32_t i = 0; i < f->n_nodes; i++) n_items += f->nodes[i].folded ? 0 : f->nodes[i].n_scratch;
+    plan_item *items = calloc((size_t)n_items + 1, sizeof *items);
+    int32_t *placed = calloc((size_t)n_items + 1, sizeof *placed);
+    if (!items || !placed) { free(items); free(placed); return GC_ERR_NOMEM; }
+    int32_t k = 0;
+    for (int32_t i = 0; i < f->s->n_tensors; i++) {
+        gc_rt *r = &f->t[i];
+        if (r->kind != GC_RT_ACT) continue;
+        items[k] = (plan_item){ (r->nbytes + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN,
+                                r->first, r->last, &r->offset, k };
+        it->naive_bytes += items[k].size;
+        k++;
+    }
+    for (int32_t i = 0; i < f->n_nodes; i++) {
+        gc_node *n = &f->nodes[i];
+        if (n->folded) continue;
+        for (int s = 0; s < n->n_scratch; s++) {
+            items[k] = (plan_item){ (n->scratch_bytes[s] + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN,
+                                    i + 1, i + 1, &n->scratch_off[s], k };
+            it->naive_bytes += items[k].size;
+            k++;
+        }
+    }
+    qsort(items, (size_t)n_items, sizeof *items, plan_cmp);
+    size_t peak = 0;
+    int32_t n_placed = 0;
+    for (int32_t i = 0; i < n_items; i++) {
+        plan_item *a = &items[i];
+        size_t off = 0;
+        /* placed blocks are kept sorted by offset; first gap that fits wins */
+        for (int32_t j = 0; j < n_placed; j++) {
+            plan_item *b = &items[placed[j]];
+            if (b->last < a->first || b->first > a->last) continue;   /* lifetimes apart */
+            if (*b->offset >= off + a->size) break;                      /* gap before b fits */
+            if (*b->offset + b->size > off) off = *b->offset + b->size;
+        }
+        *a->offset = off;
+        if (off + a->size > peak) peak = off + a->size;
+        int32_t pos = n_placed;
+        while (pos > 0 && *items[placed[pos - 1]].offset > off) { placed[pos] = placed[pos - 1]; pos--; }
+        placed[pos] = i;
+        n_placed++;
+    }
+    free(items); free(placed);
+    f->size = peak;
+    return GC_OK;
+}
+
+static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
+                               gc_rt *const *ins, gc_frame **out) {
+    const gc_model *m = it->m;
+    if (depth > GC_MAX_DEPTH) {
+        snprintf(it->err, sizeof it->err, "subgraph %d: calls nested deeper than %d", (int)sg, GC_MAX_DEPTH);
+        return GC_ERR_UNSUPPORTED;
+    }
+    gc_frame *f = gc_arena_alloc(&it->pa, sizeof *f);
+    if (!f) return GC_ERR_NOMEM;
+    f->sg = sg; f->s = &m->subgraphs[sg]; f->depth = depth;
+    const gc_subgraph *s = f->s;
+    f->t = gc_arena_alloc(&it->pa, ((size_t)s->n_tensors + 1) * sizeof *f->t);
+    f->nodes = gc_arena_alloc(&it->pa, ((size_t)s->n_ops + 1) * sizeof *f->nodes);
+    int32_t *order = calloc((size_t)s->n_ops + 1, sizeof *order);
+    if (!f->t || !f->nodes || !order) { free(order); return GC_ERR_NOMEM; }
+    gc_status st = add_frame(it, f);
+    if (st == GC_OK) st = init_tensors(it, f);
+    if (st != GC_OK) { free(order); return st; }
+
+    /* inputs: shapes from the caller (entry: the user or the model) */
+    if (n_in != s->n_inputs) {
+        snprintf(it->err, sizeof it->err, "subgraph %d takes %d inputs, called with %d",
+                 (int)sg, (int)s->n_inputs, n_in);
+        free(order); return GC_ERR_FORMAT;
+    }
+    for (int k = 0; k < s->n_inputs; k++) {
+        gc_rt *r = &f->t[s->inputs[k]];
+        if (r->kind == GC_RT_CONST) continue;          /* odd but harmless */
+        r->kind = GC_RT_ACT; r->first = 0;
+        if (ins && ins[k]) {
+            if (ins[k]->dtype != r->dtype) {
+                snprintf(it->err, sizeof it->err, "subgraph %d input %d is %s, called with %s",
+                         (int)sg, k, gc_type_name(r->dtype), gc_type_name(ins[k]->dtype));
+                free(order); return GC_ERR_FORMAT;
+            }
+            r->rank = ins[k]->rank;
+            memcpy(r->shape, ins[k]->shape, sizeof r->shape);
+        }
+        uint64_t bytes = gc_type_bytes(r->dtype, gc_numel(r));
+        if (bytes == UINT64_MAX) {
+            snprintf(it->err, sizeof it->err, "subgraph %d input %d: type %s is not supported",
+                     (int)sg, k, gc_type_name(r->dtype));
+            free(order); return GC_ERR_UNSUPPORTED;
+        }
+        r->nbytes = (size_t)bytes;
+    }
+
+    st = gc_sg_topo_order(m, sg, order);
+    if (st != GC_OK) {
+        snprintf(it->err, sizeof it->err, "subgraph %d: the ops form a cycle", (int)sg);
+        free(order); return st;
+    }
+    f->n_nodes = s->n_ops;
+    char kerr[384];
+    gc_ctx ctx = { .it = it, .f = f, .m = m, .precision = it->o.precision,
+                   .fp16 = it->o.precision != GC_PREC_FP32,
+                   .acc16 = it->o.precision == GC_PREC_FP16_ACC,
+                   .xnn = it->o.qmode == GC_QMODE_XNNPACK,
+                   .err = kerr, .errlen = sizeof kerr };
+    for (int32_t i = 0; i < s->n_ops; i++) {
+        gc_node *n = &f->nodes[i];
+        const gc_op *op = &s->ops[order[i]];
+        n->op = op; n->index = order[i];
+        n->code = gc_op_builtin(m, op);
+        n->version = m->opcodes[op->opcode_index].version;
+        n->name = gc_op_name(m, op);
+        n->n_in = op->n_inputs; n->n_out = op->n_outputs;
+        n->in = gc_arena_alloc(&it->pa, ((size_t)n->n_in + 1) * sizeof(gc_rt *));
+        n->out = gc_arena_alloc(&it->pa, ((size_t)n->n_out + 1) * sizeof(gc_rt *));
+        if (!n->in || !n->out) { free(order); return GC_ERR_NOMEM; }
+        for (int j = 0; j < n->n_in; j++)
+            n->in[j] = op->inputs[j] >= 0 ? &f->t[op->inputs[j]] : NULL;
+        for (int j = 0; j < n->n_out; j++) n->out[j] = op->outputs[j] >= 0 ? &f->t[op->outputs[j]] : NULL;
+        n->k = gc_kernel_for(n->code);
+        if (!n->k) {
+            free(order);
+            if (n->code == GC_OP_CUSTOM)
+                return node_fail(it, f, n, GC_ERR_UNSUPPORTED, "custom op has no kernel in gpuclean's interpreter");
+            return node_fail(it, f, n, GC_ERR_UNSUPPORTED, "op not implemented by gpuclean's interpreter");
+        }
+        for (int j = 0; j < n->n_in; j++) {
+            gc_rt *r = n->in[j];
+            if (!r) continue;
+            if (r->kind == GC_RT_NONE) {
+                free(order);
+                snprintf(kerr, sizeof kerr, "input %d (tensor %d '%s') is neither constant, nor a "
+                         "subgraph input, nor written by an earlier op", j, (int)r->index, r->ir->name);
+                return node_fail(it, f, n, GC_ERR_FORMAT, kerr);
+            }
+        }
+        for (int j = 0; j < n->n_out; j++) {
+            gc_rt *o = n->out[j];
+            if (!o) { free(order); return node_fail(it, f, n, GC_ERR_FORMAT, "an output is absent (-1)"); }
+            if (o->kind != GC_RT_NONE) {
+                free(order);
+                snprintf(kerr, sizeof kerr, "output %d (tensor %d) is also a constant, an input or "
+                         "another op's output", j, (int)o->index);
+                return node_fail(it, f, n, GC_ERR_FORMAT, kerr);
+            }
+            o->rank = -1;
+        }
+        kerr[0] = 0;
+        st = n->k->prepare(&ctx, n);
+        if (st != GC_OK) { free(order); return node_fail(it, f, n, st, kerr[0] ? kerr : "prepare failed"); }
+        for (int j = 0; j < n->n_out; j++) {
+            gc_rt *o = n->out[j];
+            if (o->rank < 0) { free(order); return node_fail(it, f, n, GC_ERR_FORMAT, "kernel set no output shape"); }
+            /* a kernel's shape that disagrees with a static shape in the file is noted */
+            const gc_tensor *t = o->ir;
+            bool dyn = false;
+            for (int d = 0; d < t->n_shape_signature; d++) dyn |= t->shape_signature[d] < 0;
+            if (!dyn && (t->rank > 0 || t->has_rank)) {
+                bool same = t->rank == o->rank;
+                for (int d = 0; same && d < o->rank; d++) same = t->shape[d] == o->shape[d];
+                if (!same) it->shape_mismatch++;
+            }
+            o->kind = GC_RT_ACT;
+        }
+        bool all_known = n->n_in > 0;
+        for (int j = 0; j < n->n_in; j++) if (n->in[j] && !n->in[j]->known) all_known = false;
+        if (n->k->flags & GC_K_SHAPE_ONLY) all_known = true;
+        if (all_known && !(n->k->flags & GC_K_NOFOLD)) {
+            kerr[0] = 0;
+            st = fold_node(it, f, n, &ctx);
+            if (st != GC_OK) { free(order); return st; }
+        }
+    }
+    free(order);
+
+    /* lifetimes */
+    for (int32_t i = 0; i < f->n_nodes; i++) {
+        gc_node *n = &f->nodes[i];
+        if (n->folded) continue;
+        for (int j = 0; j < n->n_out; j++) {
+            gc_rt *o = n->out[j];
+            if (o->kind == GC_RT_ACT) { o->first = i + 1; if (o->last < i + 1) o->last = i + 1; }
+        }
+        for (int j = 0; j < n->n_in; j++) {
+            gc_rt *r = n->in[j];
+            if (r && r->kind == GC_RT_ACT && r->last < i + 1) r->last = i + 1;
+        }
+    }
+    for (int k = 0; k < s->n_outputs; k++) {
+        gc_rt *r = &f->t[s->outputs[k]];
+        if (r->kind == GC_RT_ACT) r->last = f->n_nodes + 1;
+    }
+    for (int k = 0; k < s->n_inputs; k++) {   /* inputs survive the run (re-invoke) */
+        gc_rt *r = &f->t[s->inputs[k]];
+        if (r->kind == GC_RT_ACT) r->last = f->n_nodes + 1;
+    }
+    /* every called frame keeps its outputs up to the caller's step: nothing more */
+    st = plan_frame(it, f);
+    if (st != GC_OK) return st;
+    *out = f;
+    return GC_OK;
+}
+
+gc_status gc_frame_child(gc_ctx *ctx, gc_node *n, int32_t sg, int n_in, gc_rt *const *ins,
+                         gc_frame **out) {
+    gc_interp *it = ctx->it;
+    GC_ENSURE(ctx, sg >= 0 && sg < ctx->m->n_subgraphs, "calls subgraph %d, which does not exist", (int)sg);
+    GC_ENSURE(ctx, n->n_sub < 4, "too many called subgraphs");
+    char saved[512];
+    memcpy(saved, it->err, sizeof saved);
+    gc_status st = frame_prepare(it, sg, ctx->f->depth + 1, n_in, ins, out);
+    if (st != GC_OK) {
+        gc_fail(ctx, st, "in called subgraph %d: %s", (int)sg, it->err);
+        memcpy(it->err, saved, sizeof saved);
+        return st;
+    }
+    n->sub[n->n_sub++] = *out;
+    return GC_OK;
+}
+
+/* ---- prepare -------------------------------------------------------------------------- */
+
+static void place_frames(gc_interp *it) {
+    size_t base = 0;
+    for (int32_t i = 0; i < it->n_frames; i++) {
+        gc_frame *f = it->frames[i];
+        f->base = base;
+        base += (f->size + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN;
+    }
+    it->arena_size = base;
+}
+
+gc_status gc_interp_prepare(gc_interp *it) {
+    if (it->prepared) { snprintf(it->err, sizeof it->err, "already prepared"); return GC_ERR_USAGE; }
+    double t0 = gc_now();
+    const gc_subgraph *s = &it->m->subgraphs[it->entry_sg];
+    /* entry inputs must be subgraph inputs; build caller views with the shapes */
+    gc_rt *views = calloc((size_t)s->n_inputs + 1, sizeof *views);
+    gc_rt **vp = calloc((size_t)s->n_inputs + 1, sizeof *vp);
+    if (!views || !vp) { free(views); free(vp); return GC_ERR_NOMEM; }
+    for (int k = 0; k < s->n_inputs; k++) {
+        const gc_tensor *t = &s->tensors[s->inputs[k]];
+        views[k].dtype = t->type; views[k].rank = t->rank;
+        for (int d = 0; d < t->rank && d < GC_MAX_RANK; d++) views[k].shape[d] = t->shape[d];
+        vp[k] = &views[k];
+    }
+    for (int k = 0; k < it->n_in; k++) {
+        int pos = -1;
+        for (int j = 0; j < s->n_inputs; j++) if (s->inputs[j] == it->in_t[k]) pos = j;
+        if (pos < 0) {
+            snprintf(it->err, sizeof it->err, "signature input %d ('%s') is tensor %d, not an "
+                     "input of subgraph %d", k, it->in_name[k], (int)it->in_t[k], (int)it->entry_sg);
+            free(views); free(vp); return GC_ERR_FORMAT;
+        }
+        if (it->in_set[k]) {
+            views[pos].rank = it->in_rank[k];
+            memcpy(views[pos].shape, it->in_shape[k], sizeof views[pos].shape);
+        }
+    }
+    gc_status st = frame_prepare(it, it->entry_sg, 0, s->n_inputs, vp, &it->entry);
+    free(views); free(vp);
+    if (st != GC_OK) {
+        if (!it->err[0]) snprintf(it->err, sizeof it->err, "%s", gc_status_str(st));
+        return st;
+    }
+    place_frames(it);
+    it->arena = calloc(1, it->arena_size ? it->arena_size : 1);
+    if (!it->arena) { snprintf(it->err, sizeof it->err, "cannot allocate the %zu-byte arena", it->arena_size); return GC_ERR_NOMEM; }
+    for (int32_t i = 0; i < it->n_frames; i++) {
+        gc_frame *f = it->frames[i];
+        uint8_t *b = it->arena + f->base;
+        for (int32_t j = 0; j < f->s->n_tensors; j++)
+            if (f->t[j].kind == GC_RT_ACT) f->t[j].data = b + f->t[j].offset;
+        for (int32_t j = 0; j < f->n_nodes; j++) {
+            gc_node *n = &f->nodes[j];
+            if (n->folded) continue;
+            for (int sc = 0; sc < n->n_scratch; sc++) n->scratch[sc] = b + n->scratch_off[sc];
+        }
+    }
+    it->prepared = true;
+    it->prepare_ms = (gc_now() - t0) * 1e3;
+    return GC_OK;
+}
+
+/* ---- invoke ----------------------------------------------------------------------------- */
+
+static gc_tview view_of(const gc_frame *f, const gc_rt *r, const char *name) {
+    gc_tview v;
+    memset(&v, 0, sizeof v);
+    v.subgraph = f->sg; v.tensor = r->index;
+    v.name = name ? name : r->ir->name;
+    v.dtype = r->dtype; v.rank = r->rank;
+    for (int d = 0; d < r->rank; d++) v.shape[d] = r->shape[d];
+    v.data = r->data; v.nbytes = r->nbytes;
+    v.scale = r->scale; v.zero_point = r->zp;
+    return v;
+}
+
+static gc_status report(gc_interp *it, gc_frame *f, gc_node *n) {
+    if (!it->o.on_node) return GC_OK;
+    if (it->o.ask && !it->o.ask(f->sg, n->index, it->o.user)) return GC_OK;
+    gc_tview vs[16];
+    int k = n->n_out < 16 ? n->n_out : 16;
+    for (int j = 0; j < k; j++) vs[j] = view_of(f, n->out[j], NULL);
+    if (it->o.on_node(n->index, vs, k, it->o.user)) it->stopped = true;
+    return GC_OK;
+}
+
+static gc_status run_frame(gc_interp *it, gc_frame *f) {
+    char kerr[384];
+    gc_ctx ctx = { .it = it, .f = f, .m = it->m, .precision = it->o.precision,
+                   .fp16 = it->o.precision != GC_PREC_FP32,
+                   .acc16 = it->o.precision == GC_PREC_FP16_ACC,
+                   .xnn = it->o.qmode == GC_QMODE_XNNPACK,
+                   .err = kerr, .errlen = sizeof kerr };
+    for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
+        gc_node *n = &f->nodes[i];
+        if (!n->folded) {
+            kerr[0] = 0;
+            gc_status st = n->k->eval(&ctx, n);
+            if (st != GC_OK) {
+                return node_fail(it, f, n, st, kerr[0] ? kerr : "eval failed");
+            }
+            if (ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND))
+                for (int j = 0; j < n->n_out; j++)
+                    if (n->out[j]->dtype == GC_T_FLOAT32)
+                        gc_f16_round_n((float *)n->out[j]->data, n->out[j]->nbytes / 4);
+        }
+        report(it, f, n);
+    }
+    return GC_OK;
+}
+
+gc_status gc_frame_call(gc_ctx *ctx, gc_frame *f, int n_in, gc_rt *const *ins,
+                        int n_out, gc_rt *const *outs) {
+    const gc_subgraph *s = f->s;
+    GC_ENSURE(ctx, n_in == s->n_inputs && n_out <= s->n_outputs, "called subgraph %d arity mismatch", (int)f->sg);
+    for (int k = 0; k < n_in; k++) {
+        gc_rt *d = &f->t[s->inputs[k]];
+        GC_ENSURE(ctx, d->nbytes == ins[k]->nbytes, "called subgraph %d input %d: %zu bytes given, %zu expected",
+                  (int)f->sg, k, ins[k]->nbytes, d->nbytes);
+        if (d->data != ins[k]->data) memmove(d->data, ins[k]->data, d->nbytes);
+    }
+    gc_status st = run_frame(ctx->it, f);
+    if (st != GC_OK) { gc_fail(ctx, st, "%s", ctx->it->err); return st; }
+    for (int k = 0; k < n_out; k++) {
+        gc_rt *r = &f->t[s->outputs[k]];
+        GC_ENSURE(ctx, r->nbytes == outs[k]->nbytes, "called subgraph %d output %d: %zu bytes, %zu expected",
+                  (int)f->sg, k, r->nbytes, outs[k]->nbytes);
+        if (outs[k]->data != r->data) memmove(outs[k]->data, r->data, r->nbytes);
+    }
+    return GC_OK;
+}
+
+gc_status gc_interp_invoke(gc_interp *it) {
+    if (!it->prepared) { snprintf(it->err, sizeof it->err, "invoke before prepare"); return GC_ERR_USAGE; }
+    double t0 = gc_now();
+    it->stopped = false;
+    gc_frame *f = it->entry;
+    if (it->o.precision != GC_PREC_FP32)
+        for (int k = 0; k < f->s->n_inputs; k++) {
+            gc_rt *r = &f->t[f->s->inputs[k]];
+            if (r->dtype == GC_T_FLOAT32 && r->kind == GC_RT_ACT)
+                gc_f16_round_n((float *)r->data, r->nbytes / 4);
+        }
+    gc_status st = run_frame(it, f);
+    it->invoke_ms = (gc_now() - t0) * 1e3;
+    return st;
+}
+
+gc_tview gc_interp_input(const gc_interp *it, int k) {
+    gc_tview v; memset(&v, 0, sizeof v);
+    const gc_subgraph *s = &it->m->subgraphs[it->entry_sg];
+    if (k < 0 || k >= it->n_in) return v;
+    if (it->entry) return view_of(it->entry, &it->entry->t[it->in_t[k]], it->in_name[k]);
+    const gc_tensor *t = &s->tensors[it->in_t[k]];
+    v.subgraph = it->entry_sg; v.tensor = it->in_t[k]; v.name = it->in_name[k];
+    v.dtype = t->type;
+    v.rank = it->in_set[k] ? it->in_rank[k] : t->rank;
+    for (int d = 0; d < v.rank && d < GC_MAX_RANK; d++) v.shape[d] = it->in_set[k] ? it->in_shape[k][d] : t->shape[d];
+    if (t->quant && t->quant->n_scale == 1) {
+        v.scale = t->quant->scale[0];
+        v.zero_point = t->quant->n_zero_point ? (int32_t)t->quant->zero_point[0] : 0;
+    }
+    return v;
+}
+
+gc_tview gc_interp_output(const gc_interp *it, int k) {
+    gc_tview v; memset(&v, 0, sizeof v);
+    if (k < 0 || k >= it->n_out) return v;
+    const gc_subgraph *s = &it->m->subgraphs[it->entry_sg];
+    if (it->entry) return view_of(it->entry, &it->entry->t[it->out_t[k]], it->out_name[k]);
+    const gc_tensor *t = &s->tensors[it->out_t[k]];
+    v.subgraph = it->entry_sg; v.tensor = it->out_t[k]; v.name = it->out_name[k];
+    v.dtype = t->type; v.rank = t->rank;
+    for (int d = 0; d < t->rank && d < GC_MAX_RANK; d++) v.shape[d] = t->shape[d];
+    return v;
+}
+
+void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
+    memset(s, 0, sizeof *s);
+    s->arena_bytes = it->arena_size;
+    s->naive_bytes = it->naive_bytes;
+    s->persistent_bytes = it->pa.used_total;
+    if (it->entry) {
+        s->n_nodes = it->entry->n_nodes;
+        for (int32_t i = 0; i < it->entry->n_nodes; i++) s->n_folded += it->entry->nodes[i].folded;
+    }
+    s->prepare_ms = it->prepare_ms;
+    s->invoke_ms = it->invoke_ms;
+    s->shape_mismatch = it->shape_mismatch;
+}
+
+bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }

@@ -1,0 +1,150 @@
+/* interp.h — gpuclean's reference interpreter: runs a gc_model in fp32, or emulating the
+ * GPU's half precision.
+ *
+ *     gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = 0 };
+ *     char err[512];
+ *     gc_interp *it = gc_interp_new(model, &o, err, sizeof err);    // picks the entry
+ *     // optional: gc_interp_set_input_shape(it, k, rank, dims) for dynamic inputs
+ *     if (!it || gc_interp_prepare(it) != GC_OK) ... gc_interp_errmsg(it) ...
+ *     gc_tview in = gc_interp_input(it, 0);     // dense, C order; fill in.data
+ *     gc_interp_invoke(it);
+ *     gc_tview out = gc_interp_output(it, 0);   // valid until the next invoke / free
+ *     gc_interp_free(it);
+ *
+ * The entry is a signature (opts.signature >= 0; inputs and outputs in signature-def
+ * order, which is the order LiteRT's CompiledModel gives) or a subgraph
+ * (opts.signature = -1, opts.subgraph; inputs and outputs in the subgraph's order).
+ * gc_interp_new with signature = GC_SIG_AUTO takes signature 0 when the model has
+ * signatures, subgraph 0 otherwise.
+ *
+ * Prepare propagates shapes (static shapes; dims that are -1 in shape_signature take
+ * the input shapes given), evaluates at prepare time every op whose inputs are all
+ * constant (shape arithmetic, dequantized weights), plans every activation into one
+ * arena (greedy by size over lifetimes; gc_interp_stats reports the peak), and
+ * prepares called subgraphs (control flow) the same way. An op without a kernel, or
+ * with a case its kernel does not handle, fails prepare with a message naming the op
+ * index and op ("subgraph 0 op 17 (CONV_2D): ..."): never a silent wrong answer.
+ *
+ * Precision modes (where each kernel rounds is documented at the top of its file):
+ *   GC_PREC_FP32      plain float32;
+ *   GC_PREC_FP16      float tensors are stored as half: float inputs, float constants
+ *                     (weights, biases) and every float op output are rounded to half
+ *                     (gc_f16_round); arithmetic inside an op stays float32;
+ *   GC_PREC_FP16_ACC  as FP16, and accumulations (conv / FC / BMM dot products,
+ *                     reductions, softmax sums, ...) round after every step, modelling
+ *                     half-precision arithmetic.
+ * Integer tensors are never touched by the precision mode.
+ *
+ * Node callback: after every op (including ops folded at prepare, reported in order)
+ * the interpreter calls on_node(op_index, outs, n_outs, user) with views of the op's
+ * outputs (valid only during the call: memory is reused). A nonzero return stops the
+ * invoke (gc_interp_invoke returns GC_OK and gc_interp_stopped says so). If `ask` is
+ * set, it is asked first per node ("do you want this node?") so a caller watching one
+ * node does not pay for the others. Nodes inside called subgraphs are reported too,
+ * with their own subgraph index in the view.
+ */
+#ifndef GC_INTERP_H
+#define GC_INTERP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "common/common.h"
+#include "model/model.h"
+
+#define GC_MAX_RANK 8
+#define GC_SIG_AUTO (-2)
+
+typedef enum { GC_PREC_FP32 = 0, GC_PREC_FP16 = 1, GC_PREC_FP16_ACC = 2 } gc_precision;
+const char *gc_precision_name(gc_precision p);       /* "fp32", "fp16", "fp16-acc" */
+int gc_precision_parse(const char *s);               /* -1 when unknown */
+
+/* A dense tensor as the interpreter holds it. */
+typedef struct {
+    int32_t subgraph, tensor;   /* where it lives (tensor index in its subgraph) */
+    const char *name;           /* the tensor's name (or the signature's for entry I/O) */
+    int dtype;                  /* GC_T_* */
+    int rank;
+    int32_t shape[GC_MAX_RANK];
+    void *data;                 /* C order; INT4 stays packed as in the file */
+    size_t nbytes;
+    float scale;                /* per-tensor quantization (0: none / per-channel) */
+    int32_t zero_point;
+} gc_tview;
+
+typedef int (*gc_on_node_fn)(int32_t op_index, const gc_tview *outs, int n_outs, void *user);
+typedef bool (*gc_ask_node_fn)(int32_t subgraph, int32_t op_index, void *user);
+
+/* How integer kernels rescale (requantize) their accumulators. */
+typedef enum {
+    GC_QMODE_TFLITE = 0,    /* TFLite's reference integer kernels (fixed-point multipliers,
+                               round half away from zero): the default */
+    GC_QMODE_XNNPACK = 1    /* XNNPACK's, which LiteRT's CPU accelerator uses for most
+                               quantized ops: float32 scale, round half to even */
+} gc_qmode;
+const char *gc_qmode_name(gc_qmode q);                 /* "tflite", "xnnpack" */
+int gc_qmode_parse(const char *s);                     /* -1 when unknown */
+
+typedef struct {
+    gc_precision precision;
+    gc_qmode qmode;
+    int signature;              /* >= 0: signature index; -1: subgraph; GC_SIG_AUTO */
+    int32_t subgraph;           /* entry subgraph when signature == -1 */
+    gc_on_node_fn on_node;      /* may be NULL */
+    gc_ask_node_fn ask;         /* may be NULL: every node is reported */
+    void *user;
+    int threads;                /* reserved: 0/1 = single thread */
+} gc_interp_opts;
+
+typedef struct {
+    size_t arena_bytes;         /* planned activation peak (all frames) */
+    size_t naive_bytes;         /* sum of every activation's size (no reuse) */
+    size_t persistent_bytes;    /* folded constants, rounded weights, kernel data */
+    int32_t n_nodes, n_folded;  /* entry frame: ops, ops evaluated at prepare */
+    int32_t shape_mismatch;     /* outputs whose computed shape differs from a static
+                                   shape in the file (0 unless a kernel or file is off) */
+    double prepare_ms, invoke_ms;
+} gc_interp_stats;
+
+typedef struct gc_interp gc_interp;
+
+gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, size_t errlen);
+void gc_interp_free(gc_interp *it);
+
+/* Entry inputs / outputs (before prepare: shapes from the model). */
+int gc_interp_n_inputs(const gc_interp *it);
+int gc_interp_n_outputs(const gc_interp *it);
+/* index of the input whose signature name or tensor name is `name`; -1 when none */
+int gc_interp_find_input(const gc_interp *it, const char *name);
+/* Set an input's shape before prepare (dims that are static in the model must match). */
+gc_status gc_interp_set_input_shape(gc_interp *it, int k, int rank, const int32_t *shape);
+
+gc_status gc_interp_prepare(gc_interp *it);
+gc_tview gc_interp_input(const gc_interp *it, int k);    /* writable after prepare */
+gc_status gc_interp_invoke(gc_interp *it);
+gc_tview gc_interp_output(const gc_interp *it, int k);
+bool gc_interp_stopped(const gc_interp *it);             /* last invoke stopped by on_node */
+
+const char *gc_interp_errmsg(const gc_interp *it);
+void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s);
+/* the entry's subgraph index and signature key (NULL when none) */
+int32_t gc_interp_entry_subgraph(const gc_interp *it);
+const char *gc_interp_signature_key(const gc_interp *it);
+
+/* Deterministic inputs (inputs.c), the same bytes as runtime/litert/runner.mjs and the
+ * oracle make for float32 / int32 / uint8 (k = the input's index in its signature,
+ * sig = the signature's index, 0 without one):
+ *   pattern sin: float32 0.5 + 0.5 sin(0.37 i + k) (computed in double, stored float);
+ *                int32 / int64 (i*7 + k) % 3; uint8 (i*37 + k) % 256; int8 that minus 128;
+ *                int16 ((i*37 + k) % 256 - 128) * 128; bool (i + k) % 2.
+ *   random SEED: xorshift64* seeded with SplitMix64 of (SEED, sig, k); float32 N(0, 1)
+ *                (Box-Muller, pairs); int32 / int64 uniform in [0, 2]; uint8 [0, 255];
+ *                int8 [-128, 127]; int16 [-32768, 32767]; bool {0, 1}.
+ * GC_ERR_UNSUPPORTED for other types. */
+gc_status gc_fill_pattern_sin(const gc_tview *v, int k);
+gc_status gc_fill_random(const gc_tview *v, uint64_t seed, int sig, int k);
+
+/* Every builtin op code the interpreter has a kernel for (for reports and tests). */
+bool gc_interp_has_kernel(int32_t builtin_code);
+
+#endif

@@ -1,0 +1,498 @@
+/* conv.c — CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV (NHWC).
+ *
+ * Layouts: input [N, H, W, C]; CONV_2D filter [OC, KH, KW, IC/groups] (groups =
+ * C / filter IC, TFLite v1-v8), bias [OC]; DEPTHWISE filter [1, KH, KW, C*multiplier]
+ * (output channel c*multiplier + m reads input channel c), bias [C*multiplier];
+ * TRANSPOSE_CONV inputs (output_shape [4], filter [OC, KH, KW, C], input, bias?).
+ * Options read: padding (SAME / VALID), stride_w/h, dilation_w/h_factor (not
+ * TRANSPOSE_CONV), depth_multiplier (checked against the filter), fused activation.
+ *
+ * Padding (TFLite ComputePaddingHeightWidth): effective kernel e = (k-1)*d + 1;
+ * SAME: out = ceil(in/s), total = max((out-1)*s + e - in, 0), before = total/2;
+ * VALID: out = (in - e + s)/s, before = 0. Taps outside the input contribute nothing
+ * (float: skipped; quantized: the input reads as its zero point).
+ * TRANSPOSE_CONV's output_shape input must be known at prepare, or else the output
+ * tensor must have a static shape (checked against output_shape at eval).
+ * TRANSPOSE_CONV computes its padding as the forward conv from its output size, and
+ * scatters: out[iy*s + ky - pad][ix*s + kx - pad][oc] += x[iy][ix][ic] w[oc][ky][kx][ic].
+ *
+ * Accumulation order (float): each output starts at 0 and adds the taps in the order
+ * (ky, kx, ic) — TRANSPOSE_CONV: in scatter order (iy, ix, ic, ky, kx) — then the bias,
+ * then the activation clamp. This is TFLite's reference order. The loops keep it while
+ * running over output channels innermost, on weights transposed once at prepare to
+ * [KH][KW][IC][OC], so that the compiler can vectorise across output channels.
+ *
+ * Quantized (TFLite reference integer kernels):
+ *   INT8 per-channel (filter zero point 0): acc = sum (x - zp_x) w + bias (int32);
+ *   (8-bit activations accumulate in int32 as TFLite does; 16-bit ones in int64)
+ *   UINT8 per-tensor: acc = sum (x - zp_x)(w - zp_w) + bias (int32);
+ *   INT16 activations x INT8 weights: int64 accumulator and bias, 64-bit rescale;
+ *   out = clamp(MultiplyByQuantizedMultiplier(acc, M_oc) + zp_out, act range),
+ *   M_oc = s_x s_w[oc] / s_out (double), TFLite's QuantizeMultiplier.
+ * Hybrid (float input, int8 weights) is not supported (an error says so).
+ *
+ * fp16: weights and bias are rounded at prepare (as every float constant); output
+ * rounded by the core. fp16-acc: every product is rounded, then every partial sum,
+ * then the bias addition: acc = r(acc + r(x w)), out = r(acc + b).
+ */
+#include "interp/interp_impl.h"
+
+/* The inner loops run across independent outputs, so vectorising them keeps every
+ * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define GC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GC_CLONES
+#endif
+
+#include <stdlib.h>
+
+enum { K_CONV, K_DW, K_TCONV };
+
+typedef struct {
+    int kind;
+    int dt;                             /* input type */
+    int32_t B, H, W, C, OH, OW, OC, KH, KW, ICg, G, mult;
+    int sh, sw, dh, dw, pt, pl;
+    float lo, hi;
+    int act;
+    float *wt;                          /* float weights, transposed (see above) */
+    int32_t *wq;                        /* integer weights minus their zero point, transposed */
+    const uint8_t *bias_q;              /* int32 or int64 bias bytes */
+    bool bias64;
+    int32_t *qm; int *qs;               /* per output channel multiplier / shift */
+    float *qf;                          /* per output channel float scale (xnnpack mode) */
+    bool xnn;
+    int32_t x_off, y_off, qlo, qhi;
+    int w_slot;                         /* scratch for per-eval transposition (-1: none) */
+    bool check_shape;                   /* TRANSPOSE_CONV: output_shape known only at eval */
+    int acc_slot;                       /* scratch for the accumulator row */
+} conv_data;
+
+static int out_size(int in, int k, int s, int d, int same) {
+    int e = (k - 1) * d + 1;
+    return same ? (in + s - 1) / s : (in - e + s) / s;
+}
+static int pad_before(int in, int k, int s, int d, int out) {
+    int e = (k - 1) * d + 1;
+    int total = (out - 1) * s + e - in;
+    return total > 0 ? total / 2 : 0;
+}
+
+/* Transpose a filter [OC][KH][KW][ICg] to [KH][KW][ICg][OC] (conv, tconv). */
+static void transpose_filter_f(const float *w, float *wt, int OC, int K) {
+    for (int oc = 0; oc < OC; oc++)
+        for (int k = 0; k < K; k++) wt[(size_t)k * OC + oc] = w[(size_t)oc * K + k];
+}
+
+static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, gc_rt *w, gc_rt *b, gc_rt *y, int K) {
+    GC_ENSURE(ctx, w->known, "quantized weights must be constant");
+    GC_UNSUP(ctx, w->dtype == GC_T_INT8 || w->dtype == GC_T_UINT8, "weights of type %s", gc_type_name(w->dtype));
+    GC_ENSURE(ctx, x->scale > 0 && y->scale > 0 && w->q && w->q->n_scale >= 1, "quantized conv needs scales");
+    GC_ENSURE(ctx, x->dtype == y->dtype, "input %s, output %s", gc_type_name(x->dtype), gc_type_name(y->dtype));
+    int ns = w->q->n_scale;
+    GC_ENSURE(ctx, ns == 1 || ns == d->OC, "filter has %d scales for %d output channels", ns, (int)d->OC);
+    bool fresh;
+    d->qm = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(int32_t));
+    d->qs = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(int));
+    d->wq = gc_ctx_derived(ctx, w->data, 10 + d->kind, d->OC, (int64_t)(uintptr_t)w->q,
+                           (size_t)K * (size_t)d->OC * sizeof(int32_t), &fresh);
+    if (!d->qm || !d->qs || !d->wq) return GC_ERR_NOMEM;
+    d->qf = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(float));
+    if (!d->qf) return GC_ERR_NOMEM;
+    d->xnn = ctx->xnn && x->dtype != GC_T_INT16;
+    for (int oc = 0; oc < d->OC; oc++) {
+        double m = (double)x->scale * (double)w->q->scale[ns == 1 ? 0 : oc] / (double)y->scale;
+        gc_q_multiplier(m, &d->qm[oc], &d->qs[oc]);
+        d->qf[oc] = x->scale * w->q->scale[ns == 1 ? 0 : oc] / y->scale;   /* float32, as XNNPACK */
+    }
+    /* zero points: per tensor for uint8, 0 for int8 (per-channel) */
+    int32_t wzp_all = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
+    for (int oc = 0; oc < d->OC && fresh; oc++) {
+        int32_t wzp = w->q->n_zero_point == d->OC && d->OC > 1 ? (int32_t)w->q->zero_point[oc] : wzp_all;
+        for (int k = 0; k < K; k++) {
+            size_t src = d->kind == K_DW ? (size_t)k * d->OC + oc : (size_t)oc * K + k;
+            d->wq[(size_t)k * d->OC + oc] = gc_qget(w->dtype, w->data, src) - wzp;
+        }
+    }
+    if (b) {
+        GC_ENSURE(ctx, b->known, "quantized bias must be constant");
+        GC_ENSURE(ctx, b->dtype == GC_T_INT32 || b->dtype == GC_T_INT64, "bias must be INT32 or INT64, not %s", gc_type_name(b->dtype));
+        GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->OC, "bias has %llu entries for %d channels", (unsigned long long)gc_numel(b), (int)d->OC);
+        d->bias_q = b->data; d->bias64 = b->dtype == GC_T_INT64;
+    }
+    d->x_off = -x->zp; d->y_off = y->zp;
+    gc_qrange(y->dtype, &d->qlo, &d->qhi);
+    gc_q_act_range(d->act, y->scale, y->zp, d->qlo, d->qhi, &d->qlo, &d->qhi);
+    return GC_OK;
+}
+
+static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
+    conv_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (!d) return GC_ERR_NOMEM;
+    d->kind = n->code == GC_OP_CONV_2D ? K_CONV : n->code == GC_OP_DEPTHWISE_CONV_2D ? K_DW : K_TCONV;
+    d->w_slot = -1;
+    const gc_options *o = gc_opts(n);
+    gc_rt *x, *w, *b, *y = NULL;
+    int same;
+    if (d->kind == K_TCONV) {
+        GC_TRY(gc_opt_expect(ctx, n, GC_BO_TransposeConvOptions));
+        GC_TRY(gc_check_arity(ctx, n, 3, 4, 1));
+        x = n->in[2]; w = n->in[1]; b = n->n_in > 3 ? n->in[3] : NULL;
+        same = gc_opt_int(o, GC_O_TransposeConvOptions_padding) == 0;
+        d->sw = (int)gc_opt_int(o, GC_O_TransposeConvOptions_stride_w);
+        d->sh = (int)gc_opt_int(o, GC_O_TransposeConvOptions_stride_h);
+        d->dw = d->dh = 1;
+        d->act = (int)gc_opt_int(o, GC_O_TransposeConvOptions_fused_activation_function);
+    } else if (d->kind == K_CONV) {
+        GC_TRY(gc_opt_expect(ctx, n, GC_BO_Conv2DOptions));
+        GC_TRY(gc_check_arity(ctx, n, 2, 3, 1));
+        x = n->in[0]; w = n->in[1]; b = n->n_in > 2 ? n->in[2] : NULL;
+        same = gc_opt_int(o, GC_O_Conv2DOptions_padding) == 0;
+        d->sw = (int)gc_opt_int(o, GC_O_Conv2DOptions_stride_w);
+        d->sh = (int)gc_opt_int(o, GC_O_Conv2DOptions_stride_h);
+        d->dw = (int)gc_opt_int(o, GC_O_Conv2DOptions_dilation_w_factor);
+        d->dh = (int)gc_opt_int(o, GC_O_Conv2DOptions_dilation_h_factor);
+        d->act = (int)gc_opt_int(o, GC_O_Conv2DOptions_fused_activation_function);
+    } else {
+        GC_TRY(gc_opt_expect(ctx, n, GC_BO_DepthwiseConv2DOptions));
+        GC_TRY(gc_check_arity(ctx, n, 2, 3, 1));
+        x = n->in[0]; w = n->in[1]; b = n->n_in > 2 ? n->in[2] : NULL;
+        same = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_padding) == 0;
+        d->sw = (int)gc_opt_int(o, GC_O_DepthwiseConv2DOptions_stride_w);
+        d->sh = (int)gc_opt_int(o, GC_O_DepthwiseConv2DOptions_stride_h);
+        d->dw = (int)gc_opt_int(o, GC_O_DepthwiseConv2DOptions_dilation_w_factor);
+        d->dh = (int)gc_opt_int(o, GC_O_DepthwiseConv2DOptions_dilation_h_factor);
+        d->act = (int)gc_opt_int(o, GC_O_DepthwiseConv2DOptions_fused_activation_function);
+    }
+    y = n->out[0];
+    if (n->op->opt.type == 0) { d->sw = d->sh = 1; }
+    if (d->dw < 1) d->dw = 1;
+    if (d->dh < 1) d->dh = 1;
+    GC_ENSURE(ctx, d->sw >= 1 && d->sh >= 1, "stride %dx%d", d->sh, d->sw);
+    GC_UNSUP(ctx, d->act <= GC_ACT_RELU6, "fused activation %d is not supported", d->act);
+    GC_ENSURE(ctx, x->rank == 4 && w->rank == 4, "input and filter must be 4-D (NHWC)");
+    d->dt = x->dtype;
+    d->B = x->shape[0]; d->H = x->shape[1]; d->W = x->shape[2]; d->C = x->shape[3];
+    d->KH = w->shape[1]; d->KW = w->shape[2];
+    int K;
+    if (d->kind == K_CONV) {
+        d->OC = w->shape[0]; d->ICg = w->shape[3];
+        GC_ENSURE(ctx, d->ICg > 0 && d->C % d->ICg == 0, "input depth %d not a multiple of filter depth %d", (int)d->C, (int)d->ICg);
+        d->G = d->C / d->ICg;
+        GC_ENSURE(ctx, d->OC % d->G == 0, "output channels %d not divisible into %d groups", (int)d->OC, (int)d->G);
+        d->OH = out_size(d->H, d->KH, d->sh, d->dh, same);
+        d->OW = out_size(d->W, d->KW, d->sw, d->dw, same);
+        K = d->KH * d->KW * d->ICg;
+    } else if (d->kind == K_DW) {
+        GC_ENSURE(ctx, w->shape[0] == 1, "depthwise filter must be [1, KH, KW, C*m]");
+        d->OC = w->shape[3];
+        GC_ENSURE(ctx, d->C > 0 && d->OC % d->C == 0, "filter depth %d not a multiple of input depth %d", (int)d->OC, (int)d->C);
+        d->mult = d->OC / d->C;
+        d->OH = out_size(d->H, d->KH, d->sh, d->dh, same);
+        d->OW = out_size(d->W, d->KW, d->sw, d->dw, same);
+        K = d->KH * d->KW;
+    } else {
+        GC_ENSURE(ctx, gc_numel(n->in[0]) == 4, "output_shape must have 4 entries");
+        d->OC = w->shape[0]; d->ICg = w->shape[3];
+        GC_ENSURE(ctx, d->ICg == d->C, "filter depth %d, input depth %d", (int)d->ICg, (int)d->C);
+        if (n->in[0]->known) {
+            GC_ENSURE(ctx, gc_get_int(n->in[0], 3) == d->OC && gc_get_int(n->in[0], 0) == d->B,
+                      "output_shape disagrees with the filter / batch");
+            d->OH = (int32_t)gc_get_int(n->in[0], 1); d->OW = (int32_t)gc_get_int(n->in[0], 2);
+        } else {
+            /* given at run time: take the file's static output shape, check it at eval */
+            const gc_tensor *t = y->ir;
+            bool dyn = t->rank != 4;
+            for (int i = 0; i < t->n_shape_signature; i++) dyn |= t->shape_signature[i] < 0;
+            GC_UNSUP(ctx, !dyn && t->shape[0] == d->B && t->shape[3] == d->OC,
+                     "output_shape is computed at run time and the output has no static shape");
+            d->OH = t->shape[1]; d->OW = t->shape[2];
+            d->check_shape = true;
+        }
+        K = d->KH * d->KW * d->C;
+    }
+    GC_ENSURE(ctx, d->OH >= 0 && d->OW >= 0, "output would be empty");
+    if (d->kind == K_TCONV) {
+        d->pt = same ? pad_before(d->OH, d->KH, d->sh, 1, out_size(d->OH, d->KH, d->sh, 1, 1)) : 0;
+        d->pl = same ? pad_before(d->OW, d->KW, d->sw, 1, out_size(d->OW, d->KW, d->sw, 1, 1)) : 0;
+    } else {
+        d->pt = same ? pad_before(d->H, d->KH, d->sh, d->dh, d->OH) : 0;
+        d->pl = same ? pad_before(d->W, d->KW, d->sw, d->dw, d->OW) : 0;
+    }
+    if (b) GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->OC, "bias has %llu entries for %d channels",
+                     (unsigned long long)gc_numel(b), (int)d->OC);
+    if (x->dtype == GC_T_FLOAT32) {
+        GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with %s weights (hybrid) is not supported",
+                 gc_type_name(w->dtype));
+        GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32, "output must be FLOAT32");
+        GC_ENSURE(ctx, !b || b->dtype == GC_T_FLOAT32, "bias must be FLOAT32");
+        gc_act_range_f(d->act, &d->lo, &d->hi);
+        size_t wbytes = (size_t)K * (size_t)d->OC * sizeof(float);
+        if (w->known && d->kind == K_DW) {
+            d->wt = (float *)w->data;                 /* already [KH][KW][OC] */
+        } else if (w->known) {
+            bool fresh;
+            d->wt = gc_ctx_derived(ctx, w->data, d->kind, d->OC, K, wbytes, &fresh);
+            if (!d->wt) return GC_ERR_NOMEM;
+            if (fresh) transpose_filter_f((const float *)w->data, d->wt, d->OC, K);
+        } else if (d->kind != K_DW) {
+            d->w_slot = gc_ctx_scratch(ctx, n, wbytes);
+        }
+    } else {
+        GC_UNSUP(ctx, gc_is_qint(x->dtype), "input type %s is not supported", gc_type_name(x->dtype));
+        GC_TRY(quant_prepare(ctx, n, d, x, w, b, y, K));
+    }
+    if (d->kind == K_TCONV && d->dt != GC_T_FLOAT32)   /* the whole output, int64 */
+        d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->B * d->OH * d->OW * d->OC * sizeof(int64_t));
+    else
+        d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->OC * 8 + 64);
+    n->data = d;
+    int32_t shp[4] = { d->B, d->OH, d->OW, d->OC };
+    return gc_set_shape(ctx, y, 4, shp);
+}
+
+/* ---- float ---------------------------------------------------------------------------- */
+
+GC_CLONES static void conv_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *wt, const float *bias,
+                     float *y, float *acc) {
+    const bool a16 = ctx->acc16;
+    const int32_t OC = d->OC, ICg = d->ICg, OCg = d->OC / d->G;
+    for (int32_t b = 0; b < d->B; b++)
+        for (int32_t oy = 0; oy < d->OH; oy++)
+            for (int32_t ox = 0; ox < d->OW; ox++) {
+                for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
+                for (int32_t ky = 0; ky < d->KH; ky++) {
+                    int32_t iy = oy * d->sh - d->pt + ky * d->dh;
+                    if (iy < 0 || iy >= d->H) continue;
+                    for (int32_t kx = 0; kx < d->KW; kx++) {
+                        int32_t ix = ox * d->sw - d->pl + kx * d->dw;
+                        if (ix < 0 || ix >= d->W) continue;
+                        const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
+                        const float *wk = wt + ((size_t)ky * d->KW + kx) * ICg * OC;
+                        for (int32_t g = 0; g < d->G; g++) {
+                            const float *xg = xp + (size_t)g * ICg;
+                            int32_t o0 = g * OCg, o1 = o0 + OCg;
+                            for (int32_t ic = 0; ic < ICg; ic++) {
+                                const float xv = xg[ic];
+                                const float *w = wk + (size_t)ic * OC;
+                                if (!a16) for (int32_t oc = o0; oc < o1; oc++) acc[oc] += xv * w[oc];
+                                else for (int32_t oc = o0; oc < o1; oc++)
+                                    acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xv * w[oc]));
+                            }
+                        }
+                    }
+                }
+                float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+                for (int32_t oc = 0; oc < OC; oc++) {
+                    float v = acc[oc] + (bias ? bias[oc] : 0.0f);
+                    yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+                }
+            }
+}
+
+GC_CLONES static void dw_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *w, const float *bias,
+                   float *y, float *acc) {
+    const bool a16 = ctx->acc16;
+    const int32_t OC = d->OC, M = d->mult;
+    for (int32_t b = 0; b < d->B; b++)
+        for (int32_t oy = 0; oy < d->OH; oy++)
+            for (int32_t ox = 0; ox < d->OW; ox++) {
+                for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
+                for (int32_t ky = 0; ky < d->KH; ky++) {
+                    int32_t iy = oy * d->sh - d->pt + ky * d->dh;
+                    if (iy < 0 || iy >= d->H) continue;
+                    for (int32_t kx = 0; kx < d->KW; kx++) {
+                        int32_t ix = ox * d->sw - d->pl + kx * d->dw;
+                        if (ix < 0 || ix >= d->W) continue;
+                        const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
+                        const float *wk = w + ((size_t)ky * d->KW + kx) * OC;
+                        if (M == 1 && !a16) {
+                            for (int32_t c = 0; c < OC; c++) acc[c] += xp[c] * wk[c];
+                        } else {
+                            for (int32_t c = 0; c < d->C; c++)
+                                for (int32_t m = 0; m < M; m++) {
+                                    int32_t oc = c * M + m;
+                                    if (!a16) acc[oc] += xp[c] * wk[oc];
+                                    else acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xp[c] * wk[oc]));
+                                }
+                        }
+                    }
+                }
+                float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+                for (int32_t oc = 0; oc < OC; oc++) {
+                    float v = acc[oc] + (bias ? bias[oc] : 0.0f);
+                    yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+                }
+            }
+}
+
+GC_CLONES static void tconv_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *wt, const float *bias, float *y) {
+    const bool a16 = ctx->acc16;
+    const int32_t OC = d->OC, C = d->C;
+    memset(y, 0, (size_t)d->B * d->OH * d->OW * OC * sizeof(float));
+    for (int32_t b = 0; b < d->B; b++)
+        for (int32_t iy = 0; iy < d->H; iy++)
+            for (int32_t ix = 0; ix < d->W; ix++) {
+                const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * C;
+                for (int32_t ic = 0; ic < C; ic++) {
+                    const float xv = xp[ic];
+                    for (int32_t ky = 0; ky < d->KH; ky++) {
+                        int32_t oy = iy * d->sh + ky - d->pt;
+                        if (oy < 0 || oy >= d->OH) continue;
+                        for (int32_t kx = 0; kx < d->KW; kx++) {
+                            int32_t ox = ix * d->sw + kx - d->pl;
+                            if (ox < 0 || ox >= d->OW) continue;
+                            float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+                            const float *w = wt + (((size_t)ky * d->KW + kx) * C + ic) * OC;
+                            if (!a16) for (int32_t oc = 0; oc < OC; oc++) yp[oc] += xv * w[oc];
+                            else for (int32_t oc = 0; oc < OC; oc++)
+                                yp[oc] = gc_f16_round(yp[oc] + gc_f16_round(xv * w[oc]));
+                        }
+                    }
+                }
+            }
+    size_t m = (size_t)d->B * d->OH * d->OW;
+    for (size_t p = 0; p < m; p++)
+        for (int32_t oc = 0; oc < OC; oc++) {
+            float v = y[p * OC + oc] + (bias ? bias[oc] : 0.0f);
+            y[p * OC + oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+        }
+}
+
+/* ---- quantized ------------------------------------------------------------------------ */
+
+static inline int32_t requant(const conv_data *d, int64_t acc, int oc) {
+    if (d->xnn) return gc_q_xnn((int32_t)acc, d->qf[oc], d->y_off, d->qlo, d->qhi);
+    int32_t v = d->dt == GC_T_INT16 ? gc_q_mul64(acc, d->qm[oc], d->qs[oc])
+                                    : gc_q_mul((int32_t)acc, d->qm[oc], d->qs[oc]);
+    return gc_clamp_i32((int64_t)v + d->y_off, d->qlo, d->qhi);
+}
+static inline int64_t bias_at(const conv_data *d, int oc) {
+    if (!d->bias_q) return 0;
+    if (d->bias64) { int64_t v; memcpy(&v, d->bias_q + (size_t)oc * 8, 8); return v; }
+    int32_t v; memcpy(&v, d->bias_q + (size_t)oc * 4, 4); return v;
+}
+
+/* One accumulator row per output pixel: int32 for 8-bit activations (as TFLite),
+ * int64 for 16-bit ones. */
+#define CONV_Q_BODY(ACC_T)                                                                   \
+    for (int32_t b = 0; b < d->B; b++)                                                       \
+        for (int32_t oy = 0; oy < d->OH; oy++)                                               \
+            for (int32_t ox = 0; ox < d->OW; ox++) {                                         \
+                for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0;                             \
+                for (int32_t ky = 0; ky < d->KH; ky++) {                                     \
+                    int32_t iy = oy * d->sh - d->pt + ky * d->dh;                            \
+                    if (iy < 0 || iy >= d->H) continue;                                      \
+                    for (int32_t kx = 0; kx < d->KW; kx++) {                                 \
+                        int32_t ix = ox * d->sw - d->pl + kx * d->dw;                        \
+                        if (ix < 0 || ix >= d->W) continue;                                  \
+                        size_t xi = (((size_t)b * d->H + iy) * d->W + ix) * d->C;            \
+                        if (d->kind == K_DW) {                                               \
+                            const int32_t *wk = d->wq + ((size_t)ky * d->KW + kx) * OC;      \
+                            for (int32_t c = 0; c < d->C; c++) {                             \
+                                ACC_T xv = gc_qget(dt, xr->data, xi + (size_t)c) + d->x_off; \
+                                for (int32_t m = 0; m < d->mult; m++)                        \
+                                    acc[c * d->mult + m] += xv * wk[c * d->mult + m];        \
+                            }                                                                \
+                            continue;                                                        \
+                        }                                                                    \
+                        const int32_t *wk = d->wq + ((size_t)ky * d->KW + kx) * ICg * OC;    \
+                        for (int32_t g = 0; g < d->G; g++)                                   \
+                            for (int32_t ic = 0; ic < ICg; ic++) {                           \
+                                ACC_T xv = gc_qget(dt, xr->data, xi + (size_t)g * ICg + (size_t)ic) + d->x_off; \
+                                const int32_t *w = wk + (size_t)ic * OC;                     \
+                                for (int32_t oc = g * OCg; oc < (g + 1) * OCg; oc++) acc[oc] += xv * w[oc]; \
+                            }                                                                \
+                    }                                                                        \
+                }                                                                            \
+                size_t yi = (((size_t)b * d->OH + oy) * d->OW + ox) * OC;                    \
+                for (int32_t oc = 0; oc < OC; oc++)                                          \
+                    gc_qset(dt, yr->data, yi + (size_t)oc, requant(d, (int64_t)acc[oc] + bias_at(d, oc), oc)); \
+            }
+
+GC_CLONES static void conv_q32(const conv_data *d, const gc_rt *xr, gc_rt *yr, int32_t *acc) {
+    const int dt = d->dt;
+    const int32_t OC = d->OC;
+    const int32_t ICg = d->kind == K_CONV ? d->ICg : 1, OCg = d->kind == K_CONV ? d->OC / d->G : 1;
+    CONV_Q_BODY(int32_t)
+}
+
+static void conv_q64(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *acc) {
+    const int dt = d->dt;
+    const int32_t OC = d->OC;
+    const int32_t ICg = d->kind == K_CONV ? d->ICg : 1, OCg = d->kind == K_CONV ? d->OC / d->G : 1;
+    CONV_Q_BODY(int64_t)
+}
+#undef CONV_Q_BODY
+
+static void tconv_q(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *accbuf) {
+    const int dt = d->dt;
+    const int32_t OC = d->OC, C = d->C;
+    size_t m = (size_t)d->B * d->OH * d->OW;
+    int64_t *acc = accbuf;                      /* whole output accumulator (scratch) */
+    memset(acc, 0, m * OC * sizeof(int64_t));
+    for (int32_t b = 0; b < d->B; b++)
+        for (int32_t iy = 0; iy < d->H; iy++)
+            for (int32_t ix = 0; ix < d->W; ix++)
+                for (int32_t ic = 0; ic < C; ic++) {
+                    int32_t xv = gc_qget(dt, xr->data, (((size_t)b * d->H + iy) * d->W + ix) * C + (size_t)ic) + d->x_off;
+                    for (int32_t ky = 0; ky < d->KH; ky++) {
+                        int32_t oy = iy * d->sh + ky - d->pt;
+                        if (oy < 0 || oy >= d->OH) continue;
+                        for (int32_t kx = 0; kx < d->KW; kx++) {
+                            int32_t ox = ix * d->sw + kx - d->pl;
+                            if (ox < 0 || ox >= d->OW) continue;
+                            int64_t *ap = acc + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+                            const int32_t *w = d->wq + (((size_t)ky * d->KW + kx) * C + ic) * OC;
+                            for (int32_t oc = 0; oc < OC; oc++) ap[oc] += (int64_t)xv * w[oc];
+                        }
+                    }
+                }
+    for (size_t p = 0; p < m; p++)
+        for (int32_t oc = 0; oc < OC; oc++)
+            gc_qset(dt, yr->data, p * OC + (size_t)oc, requant(d, acc[p * OC + oc] + bias_at(d, oc), oc));
+}
+
+static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
+    conv_data *d = n->data;
+    gc_rt *x, *w, *b, *y = n->out[0];
+    if (d->kind == K_TCONV) {
+        x = n->in[2]; w = n->in[1]; b = n->n_in > 3 ? n->in[3] : NULL;
+        if (d->check_shape) {
+            int64_t want[4] = { d->B, d->OH, d->OW, d->OC };
+            for (int i = 0; i < 4; i++)
+                GC_ENSURE(ctx, gc_get_int(n->in[0], (size_t)i) == want[i],
+                          "output_shape[%d] is %lld at run time; the model's static output shape says %lld",
+                          i, (long long)gc_get_int(n->in[0], (size_t)i), (long long)want[i]);
+        }
+    } else { x = n->in[0]; w = n->in[1]; b = n->n_in > 2 ? n->in[2] : NULL; }
+    if (d->dt == GC_T_FLOAT32) {
+        const float *wt = d->wt;
+        if (!wt) {
+            if (d->kind == K_DW) wt = (const float *)w->data;
+            else {
+                float *t = (float *)n->scratch[d->w_slot];
+                transpose_filter_f((const float *)w->data, t, d->OC, d->KH * d->KW * d->ICg);
+                wt = t;
+            }
+        }
+        const float *bias = b ? (const float *)b->data : NULL;
+        float *acc = (float *)n->scratch[d->acc_slot];
+        if (d->kind == K_CONV) conv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data, acc);
+        else if (d->kind == K_DW) dw_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data, acc);
+        else tconv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data);
+        return GC_OK;
+    }
+    if (d->kind == K_TCONV) { tconv_q(d, x, y, (int64_t *)n->scratch[d->acc_slot]); return GC_OK; }
+    if (d->dt == GC_T_INT16) conv_q64(d, x, y, (int64_t *)n->scratch[d->acc_slot]);
+    else conv_q32(d, x, y, (int32_t *)n->scratch[d->acc_slot]);
+    return GC_OK;
+}
+
+const gc_kernel gc_k_conv_2d = { "CONV_2D", conv_prepare, conv_eval, 0 };
+const gc_kernel gc_k_depthwise_conv_2d = { "DEPTHWISE_CONV_2D", conv_prepare, conv_eval, 0 };
+const gc_kernel gc_k_transpose_conv = { "TRANSPOSE_CONV", conv_prepare, conv_eval, 0 };

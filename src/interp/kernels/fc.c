@@ -1,0 +1,382 @@
+/* fc.c — FULLY_CONNECTED and BATCH_MATMUL.
+ *
+ * FULLY_CONNECTED(x, W, bias?)  W [units, depth] (weights_format DEFAULT only), bias
+ *   [units]; x is read as [rows, depth], rows = numel(x) / depth. Output [rows, units],
+ *   or x.shape[:-1] + [units] with options.keep_num_dims. Fused activation clamp.
+ * BATCH_MATMUL(a, b)  a [..., M, K] (options.adj_x: [..., K, M]), b [..., K, N]
+ *   (options.adj_y: [..., N, K]); batch dims broadcast; output [..., M, N].
+ *
+ * Accumulation order (float): every output starts at 0 and adds x[k] w[k] for
+ * k = 0..K-1 in order, then the bias (TFLite's reference order), then the clamp. The
+ * loops run over output units innermost on weights transposed at prepare to [K][units]
+ * (BATCH_MATMUL: b as [K][N]), which keeps that order per output.
+ *
+ * Quantized (TFLite reference integer kernels): acc = sum (x - zp_x)(w - zp_w) + bias
+ *   (INT8 per-tensor or per-channel weights with zp_w = 0; UINT8 per-tensor; INT16
+ *   activations with INT8 weights accumulate in int64 with an int64 or int32 bias),
+ *   out = clamp(MultiplyByQuantizedMultiplier(acc, s_x s_w / s_out) + zp_out). INT8
+ *   BATCH_MATMUL likewise with both zero points. Hybrid (float x, integer W) is not
+ *   supported (an error says so).
+ * Blockwise INT4 weights (BlockwiseQuantization: FLOAT16 scale per unit and block of the
+ *   depth, no zero points; FLOAT32 x): the reference dequantizes, w s, and accumulates
+ *   x w s in k order. With --int-arith xnnpack, as LiteRT's CPU runtime (XNNPACK's
+ *   qd8 x qb4w): block scales rounded to bf16, each row of x quantized to int8 on the
+ *   fly (asymmetric, range including 0), integer dot product per block, scaled by the
+ *   block scale, summed in float in block order, times the input scale.
+ * With --int-arith xnnpack, quantized FULLY_CONNECTED rescales as conv.c does (float32
+ *   scale s_x s_w / s_out, round half to even).
+ * fp16: weights / bias rounded at prepare; fp16-acc rounds each product and each
+ *   partial sum, then the bias addition.
+ */
+#include "interp/interp_impl.h"
+
+/* The inner loops run across independent outputs, so vectorising them keeps every
+ * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define GC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GC_CLONES
+#endif
+
+#include <stdlib.h>
+
+typedef struct fc_data {
+    int64_t rows, K, N;
+    float lo, hi;
+    bool blockwise;             /* INT4 weights, FLOAT16 scale per (unit, block of K) */
+    int64_t block;
+    int8_t *w4;                 /* blockwise: unpacked int4 values [N][K] */
+    float *bscale;              /* blockwise: scales [N][K/block] (bf16-rounded in xnn mode) */
+    bool xnn;
+    float *wt;                  /* float [K][N] */
+    int32_t *wq;                /* integer [K][N], zero point removed */
+    int32_t *qm; int *qs;       /* per unit */
+    float *qf;                  /* per unit float scale (xnnpack mode) */
+    int32_t x_off, y_off, qlo, qhi;
+    int acc_slot;
+} fc_data;
+
+static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, struct fc_data *d, int act);
+
+static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_opt_expect(ctx, n, GC_BO_FullyConnectedOptions));
+    GC_TRY(gc_check_arity(ctx, n, 2, 3, 1));
+    gc_rt *x = n->in[0], *w = n->in[1], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
+    const gc_options *o = gc_opts(n);
+    GC_UNSUP(ctx, gc_opt_int(o, GC_O_FullyConnectedOptions_weights_format) == 0, "shuffled weights are not supported");
+    int act = (int)gc_opt_int(o, GC_O_FullyConnectedOptions_fused_activation_function);
+    GC_UNSUP(ctx, act <= GC_ACT_RELU6, "fused activation %d is not supported", act);
+    GC_ENSURE(ctx, w->rank == 2, "weights must be 2-D [units, depth]");
+    fc_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (!d) return GC_ERR_NOMEM;
+    if (w->q && w->q->details_type == 2) return blockwise_prepare(ctx, n, d, act);
+    d->N = w->shape[0]; d->K = w->shape[1];
+    GC_ENSURE(ctx, d->K > 0 && gc_numel(x) % (uint64_t)d->K == 0, "input of %llu elements is not a multiple of depth %lld",
+              (unsigned long long)gc_numel(x), (long long)d->K);
+    d->rows = (int64_t)(gc_numel(x) / (uint64_t)d->K);
+    if (b) GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->N, "bias has %llu entries for %lld units", (unsigned long long)gc_numel(b), (long long)d->N);
+    GC_ENSURE(ctx, w->known, "weights must be constant");
+    size_t kn = (size_t)d->K * (size_t)d->N;
+    if (x->dtype == GC_T_FLOAT32) {
+        GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with %s weights (hybrid) is not supported", gc_type_name(w->dtype));
+        GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
+        gc_act_range_f(act, &d->lo, &d->hi);
+        bool fresh;
+        d->wt = gc_ctx_derived(ctx, w->data, 20, d->N, d->K, kn * sizeof(float), &fresh);
+        if (!d->wt) return GC_ERR_NOMEM;
+        const float *ws = (const float *)w->data;
+        for (int64_t u = 0; u < d->N && fresh; u++)
+            for (int64_t k = 0; k < d->K; k++) d->wt[k * d->N + u] = ws[u * d->K + k];
+    } else {
+        GC_UNSUP(ctx, gc_is_qint(x->dtype) && (w->dtype == GC_T_INT8 || w->dtype == GC_T_UINT8),
+                 "%s input with %s weights is not supported", gc_type_name(x->dtype), gc_type_name(w->dtype));
+        GC_ENSURE(ctx, y->dtype == x->dtype, "output type %s, input %s", gc_type_name(y->dtype), gc_type_name(x->dtype));
+        GC_ENSURE(ctx, x->scale > 0 && y->scale > 0 && w->q && w->q->n_scale >= 1, "quantized FULLY_CONNECTED needs scales");
+        int ns = w->q->n_scale;
+        GC_ENSURE(ctx, ns == 1 || ns == d->N, "weights have %d scales for %lld units", ns, (long long)d->N);
+        d->qm = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(int32_t));
+        d->qs = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(int));
+        d->qf = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(float));
+        if (!d->qf) return GC_ERR_NOMEM;
+        d->xnn = ctx->xnn && x->dtype != GC_T_INT16;
+        bool fresh;
+        d->wq = gc_ctx_derived(ctx, w->data, 21, d->N, (int64_t)(uintptr_t)w->q, kn * sizeof(int32_t), &fresh);
+        if (!d->qm || !d->qs || !d->wq) return GC_ERR_NOMEM;
+        int32_t wzp = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
+        for (int64_t u = 0; u < d->N; u++) {
+            gc_q_multiplier((double)x->scale * (double)w->q->scale[ns == 1 ? 0 : u] / (double)y->scale, &d->qm[u], &d->qs[u]);
+            d->qf[u] = x->scale * w->q->scale[ns == 1 ? 0 : u] / y->scale;
+            int32_t z = (w->q->n_zero_point == d->N && d->N > 1) ? (int32_t)w->q->zero_point[u] : wzp;
+            for (int64_t k = 0; k < d->K && fresh; k++) d->wq[k * d->N + u] = gc_qget(w->dtype, w->data, (size_t)(u * d->K + k)) - z;
+        }
+        if (b) GC_ENSURE(ctx, b->dtype == GC_T_INT32 || b->dtype == GC_T_INT64, "bias must be INT32/INT64");
+        d->x_off = -x->zp; d->y_off = y->zp;
+        gc_qrange(y->dtype, &d->qlo, &d->qhi);
+        gc_q_act_range(act, y->scale, y->zp, d->qlo, d->qhi, &d->qlo, &d->qhi);
+    }
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
+    n->data = d;
+    int32_t shp[GC_MAX_RANK]; int r;
+    if (gc_opt_int(o, GC_O_FullyConnectedOptions_keep_num_dims)) {
+        r = x->rank;
+        memcpy(shp, x->shape, sizeof shp);
+        shp[r - 1] = (int32_t)d->N;
+    } else { r = 2; shp[0] = (int32_t)d->rows; shp[1] = (int32_t)d->N; }
+    return gc_set_shape(ctx, y, r, shp);
+}
+
+/* Round a float to bfloat16 (nearest, ties to even), returned as float. */
+static float bf16_round(float f) {
+    uint32_t u; memcpy(&u, &f, 4);
+    u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* FLOAT32 x, INT4 weights with BlockwiseQuantization (scales: a FLOAT16 tensor
+ * [units, depth/block], no zero points), no bias: y = sum_k x[k] w[n][k] s[n][k/block]. */
+static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act) {
+    gc_rt *x = n->in[0], *w = n->in[1], *y = n->out[0];
+    const gc_quant *q = w->q;
+    GC_UNSUP(ctx, x->dtype == GC_T_FLOAT32 && y->dtype == GC_T_FLOAT32 && w->dtype == GC_T_INT4,
+             "blockwise weights: only FLOAT32 x INT4 is supported (%s x %s)", gc_type_name(x->dtype), gc_type_name(w->dtype));
+    GC_UNSUP(ctx, !(q->bw_present & 2) || q->bw_zero_points < 0, "blockwise zero points are not supported");
+    GC_ENSURE(ctx, (q->bw_present & 1) && q->bw_scales >= 0 && q->bw_scales < ctx->f->s->n_tensors, "blockwise scales missing");
+    GC_ENSURE(ctx, w->known, "weights must be constant");
+    gc_rt *st = &ctx->f->t[q->bw_scales];
+    d->N = w->shape[0]; d->K = w->shape[1]; d->block = q->bw_block_size;
+    GC_ENSURE(ctx, d->block > 0 && d->K % d->block == 0, "block size %lld does not divide depth %lld", (long long)d->block, (long long)d->K);
+    GC_ENSURE(ctx, st->known && st->dtype == GC_T_FLOAT16 && gc_numel(st) == (uint64_t)(d->N * (d->K / d->block)),
+              "blockwise scales must be a constant FLOAT16 [%lld, %lld]", (long long)d->N, (long long)(d->K / d->block));
+    GC_ENSURE(ctx, gc_numel(x) % (uint64_t)d->K == 0, "input is not a multiple of depth %lld", (long long)d->K);
+    GC_UNSUP(ctx, n->n_in < 3 || n->in[2] == NULL, "bias with blockwise weights is not supported");
+    d->rows = (int64_t)(gc_numel(x) / (uint64_t)d->K);
+    d->blockwise = true;
+    d->xnn = ctx->xnn;
+    gc_act_range_f(act, &d->lo, &d->hi);
+    size_t nb = (size_t)(d->N * (d->K / d->block));
+    d->w4 = gc_ctx_alloc(ctx, (size_t)(d->N * d->K));
+    d->bscale = gc_ctx_alloc(ctx, nb * sizeof(float));
+    if (!d->w4 || !d->bscale) return GC_ERR_NOMEM;
+    for (size_t i = 0; i < (size_t)(d->N * d->K); i++) {     /* two per byte, low nibble first */
+        uint8_t byte = w->data[i / 2];
+        int v = (i & 1) ? byte >> 4 : byte & 15;
+        d->w4[i] = (int8_t)(v >= 8 ? v - 16 : v);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        uint16_t h; memcpy(&h, st->data + i * 2, 2);
+        float f = gc_f16_to_f32(h);
+        if (ctx->fp16) f = gc_f16_round(f);
+        d->bscale[i] = d->xnn ? bf16_round(f) : f;
+    }
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 16);
+    n->data = d;
+    int32_t shp[GC_MAX_RANK]; int r;
+    if (gc_opt_int(gc_opts(n), GC_O_FullyConnectedOptions_keep_num_dims)) {
+        r = x->rank; memcpy(shp, x->shape, sizeof shp); shp[r - 1] = (int32_t)d->N;
+    } else { r = 2; shp[0] = (int32_t)d->rows; shp[1] = (int32_t)d->N; }
+    return gc_set_shape(ctx, y, r, shp);
+}
+
+/* Reference: dequantized weights, float accumulation in k order per output.
+ * xnnpack: the row of x is quantized to int8 on the fly as XNNPACK's qd8 does (range
+ * [min(0, min x), max(0, max x)] onto [-128, 127], zero point nudged, scale rounded as
+ * float), integer dot products per block, each scaled by the bf16 block scale and
+ * summed in float, times the input scale. */
+static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
+    fc_data *d = n->data;
+    const int64_t K = d->K, N = d->N, B = d->block, nb = K / B;
+    for (int64_t r = 0; r < d->rows; r++) {
+        const float *xr = (const float *)n->in[0]->data + r * K;
+        float *yr = (float *)n->out[0]->data + r * N;
+        if (!d->xnn) {
+            for (int64_t u = 0; u < N; u++) {
+                const int8_t *w = d->w4 + u * K;
+                const float *sc = d->bscale + u * nb;
+                float acc = 0.0f;
+                for (int64_t k = 0; k < K; k++) acc = gc_racc(ctx, acc + gc_racc(ctx, xr[k] * ((float)w[k] * sc[k / B])));
+                yr[u] = gc_act_f(acc, d->lo, d->hi);
+            }
+            continue;
+        }
+        float mn = 0.0f, mx = 0.0f;
+        for (int64_t k = 0; k < K; k++) { if (xr[k] < mn) mn = xr[k]; if (xr[k] > mx) mx = xr[k]; }
+        float scale = mn == mx ? 1.0f : 255.0f / (mx - mn);
+        float zmin_err = -128.0f + mn * scale, zmax_err = 127.0f + mx * scale;
+        float zp = zmin_err + zmax_err > 0 ? -128.0f - mn * scale : 127.0f - mx * scale;
+        zp = zp < -128.0f ? -128.0f : zp > 127.0f ? 127.0f : zp;
+        int32_t izp = (int32_t)rintf(zp);
+        int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
+        for (int64_t k = 0; k < K; k++) {
+            float v = rintf(xr[k] * scale) + (float)izp;
+            qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v);
+        }
+        float inv = 1.0f / scale;
+        for (int64_t u = 0; u < N; u++) {
+            const int8_t *w = d->w4 + u * K;
+            float acc = 0.0f;
+            for (int64_t b = 0; b < nb; b++) {
+                int32_t ia = 0;
+                for (int64_t k = b * B; k < (b + 1) * B; k++) ia += ((int32_t)qx[k] - izp) * w[k];
+                acc += (float)ia * d->bscale[u * nb + b];
+            }
+            yr[u] = gc_act_f(acc * inv, d->lo, d->hi);
+        }
+    }
+    return GC_OK;
+}
+
+GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
+    fc_data *d = n->data;
+    if (d->blockwise) return blockwise_eval(ctx, n);
+    gc_rt *x = n->in[0], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
+    const int64_t K = d->K, N = d->N;
+    if (x->dtype == GC_T_FLOAT32) {
+        float *acc = (float *)n->scratch[d->acc_slot];
+        const float *bias = b ? (const float *)b->data : NULL;
+        const bool a16 = ctx->acc16;
+        for (int64_t r = 0; r < d->rows; r++) {
+            const float *xr = (const float *)x->data + r * K;
+            for (int64_t u = 0; u < N; u++) acc[u] = 0.0f;
+            for (int64_t k = 0; k < K; k++) {
+                const float xv = xr[k], *w = d->wt + k * N;
+                if (!a16) for (int64_t u = 0; u < N; u++) acc[u] += xv * w[u];
+                else for (int64_t u = 0; u < N; u++) acc[u] = gc_f16_round(acc[u] + gc_f16_round(xv * w[u]));
+            }
+            float *yr = (float *)y->data + r * N;
+            for (int64_t u = 0; u < N; u++) {
+                float v = acc[u] + (bias ? bias[u] : 0.0f);
+                yr[u] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+            }
+        }
+        return GC_OK;
+    }
+    int64_t *acc = (int64_t *)n->scratch[d->acc_slot];
+    int dt = x->dtype;
+    for (int64_t r = 0; r < d->rows; r++) {
+        for (int64_t u = 0; u < N; u++) acc[u] = 0;
+        for (int64_t k = 0; k < K; k++) {
+            int32_t xv = gc_qget(dt, x->data, (size_t)(r * K + k)) + d->x_off;
+            const int32_t *w = d->wq + k * N;
+            for (int64_t u = 0; u < N; u++) acc[u] += (int64_t)xv * w[u];
+        }
+        for (int64_t u = 0; u < N; u++) {
+            int64_t a = acc[u] + (b ? gc_get_int(b, (size_t)u) : 0);
+            if (d->xnn) { gc_qset(dt, y->data, (size_t)(r * N + u), gc_q_xnn((int32_t)a, d->qf[u], d->y_off, d->qlo, d->qhi)); continue; }
+            int32_t v = dt == GC_T_INT16 ? gc_q_mul64(a, d->qm[u], d->qs[u]) : gc_q_mul((int32_t)a, d->qm[u], d->qs[u]);
+            gc_qset(dt, y->data, (size_t)(r * N + u), gc_clamp_i32((int64_t)v + d->y_off, d->qlo, d->qhi));
+        }
+    }
+    return GC_OK;
+}
+
+/* ---- BATCH_MATMUL ------------------------------------------------------------------------ */
+
+typedef struct {
+    int rank;                                   /* of the output */
+    int32_t bshape[GC_MAX_RANK];                /* batch dims of the output */
+    int64_t sa[GC_MAX_RANK], sb[GC_MAX_RANK];   /* batch strides in matrices (0 = broadcast) */
+    int64_t nbatch, M, K, N;
+    bool adj_x, adj_y;
+    int32_t qm; int qs; int32_t a_off, b_off, y_off, qlo, qhi;
+    int bt_slot, acc_slot;
+} bmm_data;
+
+static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_opt_expect(ctx, n, GC_BO_BatchMatMulOptions));
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
+    GC_ENSURE(ctx, a->rank >= 2 && b->rank >= 2, "inputs must have rank >= 2");
+    bmm_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (!d) return GC_ERR_NOMEM;
+    d->adj_x = gc_opt_int(gc_opts(n), GC_O_BatchMatMulOptions_adj_x) != 0;
+    d->adj_y = gc_opt_int(gc_opts(n), GC_O_BatchMatMulOptions_adj_y) != 0;
+    int32_t am = a->shape[a->rank - 2], ak = a->shape[a->rank - 1];
+    int32_t bk = b->shape[b->rank - 2], bn = b->shape[b->rank - 1];
+    if (d->adj_x) { int32_t t = am; am = ak; ak = t; }
+    if (d->adj_y) { int32_t t = bk; bk = bn; bn = t; }
+    GC_ENSURE(ctx, ak == bk, "inner dimensions differ: %d vs %d", (int)ak, (int)bk);
+    d->M = am; d->K = ak; d->N = bn;
+    gc_rt ba = { .rank = a->rank - 2 }, bb = { .rank = b->rank - 2 };
+    memcpy(ba.shape, a->shape, sizeof ba.shape); memcpy(bb.shape, b->shape, sizeof bb.shape);
+    int r; int32_t shp[GC_MAX_RANK];
+    GC_ENSURE(ctx, gc_bcast_shape(&ba, &bb, &r, shp), "batch dims do not broadcast");
+    GC_ENSURE(ctx, r + 2 <= GC_MAX_RANK, "rank too high");
+    gc_bcast_strides(&ba, r, shp, d->sa);
+    gc_bcast_strides(&bb, r, shp, d->sb);
+    d->nbatch = 1;
+    for (int i = 0; i < r; i++) { d->bshape[i] = shp[i]; d->nbatch *= shp[i]; }
+    d->rank = r + 2;
+    shp[r] = (int32_t)d->M; shp[r + 1] = (int32_t)d->N;
+    if (a->dtype == GC_T_FLOAT32) {
+        GC_ENSURE(ctx, b->dtype == GC_T_FLOAT32 && y->dtype == GC_T_FLOAT32, "mixed types");
+    } else {
+        GC_UNSUP(ctx, a->dtype == GC_T_INT8 && b->dtype == GC_T_INT8 && y->dtype == GC_T_INT8,
+                 "BATCH_MATMUL on %s x %s -> %s", gc_type_name(a->dtype), gc_type_name(b->dtype), gc_type_name(y->dtype));
+        GC_ENSURE(ctx, a->scale > 0 && b->scale > 0 && y->scale > 0, "quantized BATCH_MATMUL needs scales");
+        gc_q_multiplier((double)a->scale * (double)b->scale / (double)y->scale, &d->qm, &d->qs);
+        d->a_off = -a->zp; d->b_off = -b->zp; d->y_off = y->zp;
+        gc_qrange(y->dtype, &d->qlo, &d->qhi);
+    }
+    d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)(d->K * d->N) * 8 + 8);
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
+    n->data = d;
+    return gc_set_shape(ctx, y, d->rank, shp);
+}
+
+GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
+    bmm_data *d = n->data;
+    gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
+    const int64_t M = d->M, K = d->K, N = d->N;
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    int br = d->rank - 2;
+    bool fl = a->dtype == GC_T_FLOAT32;
+    for (int64_t bi = 0; bi < d->nbatch; bi++) {
+        int64_t oa = 0, ob = 0;
+        for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
+        /* b as [K][N] in scratch (float or int32 with the zero point removed) */
+        if (fl) {
+            const float *bs = (const float *)b->data + ob * K * N;
+            float *bt = (float *)n->scratch[d->bt_slot];
+            for (int64_t k = 0; k < K; k++)
+                for (int64_t j = 0; j < N; j++) bt[k * N + j] = d->adj_y ? bs[j * K + k] : bs[k * N + j];
+            const float *as = (const float *)a->data + oa * M * K;
+            float *acc = (float *)n->scratch[d->acc_slot];
+            float *ys = (float *)y->data + bi * M * N;
+            for (int64_t i = 0; i < M; i++) {
+                for (int64_t j = 0; j < N; j++) acc[j] = 0.0f;
+                for (int64_t k = 0; k < K; k++) {
+                    const float av = d->adj_x ? as[k * M + i] : as[i * K + k], *w = bt + k * N;
+                    if (!ctx->acc16) for (int64_t j = 0; j < N; j++) acc[j] += av * w[j];
+                    else for (int64_t j = 0; j < N; j++) acc[j] = gc_f16_round(acc[j] + gc_f16_round(av * w[j]));
+                }
+                for (int64_t j = 0; j < N; j++) ys[i * N + j] = acc[j];
+            }
+        } else {
+            int32_t *bt = (int32_t *)n->scratch[d->bt_slot];
+            const int8_t *bs = (const int8_t *)b->data + ob * K * N;
+            for (int64_t k = 0; k < K; k++)
+                for (int64_t j = 0; j < N; j++) bt[k * N + j] = (d->adj_y ? bs[j * K + k] : bs[k * N + j]) + d->b_off;
+            const int8_t *as = (const int8_t *)a->data + oa * M * K;
+            int64_t *acc = (int64_t *)n->scratch[d->acc_slot];
+            int8_t *ys = (int8_t *)y->data + bi * M * N;
+            for (int64_t i = 0; i < M; i++) {
+                for (int64_t j = 0; j < N; j++) acc[j] = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    int32_t av = (d->adj_x ? as[k * M + i] : as[i * K + k]) + d->a_off;
+                    for (int64_t j = 0; j < N; j++) acc[j] += (int64_t)av * bt[k * N + j];
+                }
+                for (int64_t j = 0; j < N; j++)
+                    ys[i * N + j] = (int8_t)gc_clamp_i32((int64_t)gc_q_mul((int32_t)acc[j], d->qm, d->qs) + d->y_off, d->qlo, d->qhi);
+            }
+        }
+        for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
+    }
+    return GC_OK;
+}
+
+const gc_kernel gc_k_fully_connected = { "FULLY_CONNECTED", fc_prepare, fc_eval, 0 };
+const gc_kernel gc_k_batch_matmul = { "BATCH_MATMUL", bmm_prepare, bmm_eval, 0 };

@@ -1,0 +1,560 @@
+/* shape.c — ops that only move or relabel elements: RESHAPE, SQUEEZE, EXPAND_DIMS,
+ * SHAPE, RANK, TRANSPOSE, CONCATENATION, PACK, UNPACK, SPLIT, SPLIT_V, TILE,
+ * BROADCAST_TO, REVERSE_V2, FILL, ZEROS_LIKE, RANGE.
+ *
+ * Semantics (TFLite builtin ops, all versions seen in the corpus and litert-torch output;
+ * any element type: the kernels copy bytes):
+ *   RESHAPE(x, shape?)           new shape from input 1 when present (and known at
+ *                                prepare), else options.new_shape, else the output
+ *                                tensor's static shape; one -1 is inferred.
+ *   SQUEEZE(x)                   options.squeeze_dims (negative allowed); empty = all 1s.
+ *   EXPAND_DIMS(x, axis)         axis in [-rank-1, rank].
+ *   SHAPE(x) / RANK(x)           int32 (or int64, options.out_type) from the shape only;
+ *                                always evaluated at prepare.
+ *   TRANSPOSE(x, perm)           out.shape[i] = x.shape[perm[i]].
+ *   CONCATENATION(x0..xn)        options.axis, fused activation (float: clamp);
+ *                                quantized inputs with another scale / zero point than
+ *                                the output are requantized as TFLite's reference
+ *                                ConcatenationWithScaling: round(q*s + b) in float,
+ *                                s = s_in/s_out, b = -zp_in*s, half away from zero.
+ *   PACK / UNPACK                options.axis (values_count / num from the arity).
+ *   SPLIT(axis, x) / SPLIT_V(x, size_splits, axis)  equal parts / given sizes (one -1).
+ *   TILE(x, multiples), BROADCAST_TO(x, shape), REVERSE_V2(x, axes),
+ *   FILL(dims, value), ZEROS_LIKE(x), RANGE(start, limit, delta).
+ * Shape-giving inputs (perm, axes, dims, ...) must be known at prepare.
+ * fp16: copies are exact; the core's output rounding (no-op on rounded data) applies;
+ * CONCATENATION with a fused activation clamps, which keeps halves halves.
+ */
+#include "interp/interp_impl.h"
+
+#include <stdlib.h>
+
+/* ---- RESHAPE / SQUEEZE / EXPAND_DIMS: same bytes, new shape ---------------------------- */
+
+static gc_status copy_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    if (n->out[0]->data != n->in[0]->data) memcpy(n->out[0]->data, n->in[0]->data, n->out[0]->nbytes);
+    return GC_OK;
+}
+
+static gc_status reshape_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 2, 1));
+    gc_rt *x = n->in[0], *y = n->out[0];
+    GC_ENSURE(ctx, x->dtype == y->dtype, "input is %s, output %s", gc_type_name(x->dtype), gc_type_name(y->dtype));
+    int32_t shp[GC_MAX_RANK]; int rank = -1;
+    gc_rt *s = n->n_in > 1 ? n->in[1] : NULL;
+    if (s && s->known && gc_numel(s) > 0 && s->rank == 1) {
+        GC_ENSURE(ctx, gc_numel(s) <= GC_MAX_RANK, "new shape has %llu dims", (unsigned long long)gc_numel(s));
+        rank = (int)gc_numel(s);
+        for (int i = 0; i < rank; i++) shp[i] = (int32_t)gc_get_int(s, (size_t)i);
+    } else if (s && s->known && s->rank == 1 && gc_numel(s) == 0) {
+        rank = 0;                                             /* reshape to a scalar */
+    } else {
+        uint32_t nv = 0;
+        const int32_t *ns = n->op->opt.type == GC_BO_ReshapeOptions
+            ? gc_opt_vec(gc_opts(n), GC_O_ReshapeOptions_new_shape, &nv) : NULL;
+        if (ns && !(s && !s->known)) {
+            GC_ENSURE(ctx, nv <= GC_MAX_RANK, "new_shape has %u dims", nv);
+            rank = (int)nv;
+            for (int i = 0; i < rank; i++) shp[i] = ns[i];
+        } else {
+            /* the shape is computed at run time: accept the file's static shape */
+            const gc_tensor *t = y->ir;
+            bool dyn = false;
+            for (int i = 0; i < t->n_shape_signature; i++) dyn |= t->shape_signature[i] < 0;
+            GC_UNSUP(ctx, !dyn && t->rank <= GC_MAX_RANK && gc_tensor_numel(t) == gc_numel(x),
+                     "the new shape (input 1) is computed at run time and the output has no "
+                     "static shape; data-dependent shapes are not supported");
+            rank = t->rank;
+            for (int i = 0; i < rank; i++) shp[i] = t->shape[i];
+        }
+    }
+    int infer = -1; uint64_t known = 1;
+    for (int i = 0; i < rank; i++) {
+        if (shp[i] == -1) { GC_ENSURE(ctx, infer < 0, "more than one -1 in the new shape"); infer = i; }
+        else { GC_ENSURE(ctx, shp[i] >= 0, "negative dimension %d in the new shape", (int)shp[i]); known *= (uint64_t)shp[i]; }
+    }
+    uint64_t total = gc_numel(x);
+    if (infer >= 0) {
+        GC_ENSURE(ctx, known > 0 && total % known == 0, "cannot infer -1: %llu elements into %llu",
+                  (unsigned long long)total, (unsigned long long)known);
+        shp[infer] = (int32_t)(total / known);
+        known = total;
+    }
+    GC_ENSURE(ctx, known == total, "reshape of %llu elements into a shape of %llu",
+              (unsigned long long)total, (unsigned long long)known);
+    return gc_set_shape(ctx, y, rank, shp);
+}
+
+static gc_status squeeze_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 1, 1));
+    gc_rt *x = n->in[0];
+    uint32_t nd = 0;
+    const int32_t *dims = gc_opt_vec(gc_opts(n), GC_O_SqueezeOptions_squeeze_dims, &nd);
+    bool drop[GC_MAX_RANK] = { false };
+    if (!dims || nd == 0) {
+        for (int i = 0; i < x->rank; i++) drop[i] = x->shape[i] == 1;
+    } else {
+        for (uint32_t k = 0; k < nd; k++) {
+            int a = gc_axis(dims[k], x->rank);
+            GC_ENSURE(ctx, a >= 0 && a < x->rank, "squeeze dim %d out of range for rank %d", (int)dims[k], (int)x->rank);
+            GC_ENSURE(ctx, x->shape[a] == 1, "squeeze dim %d has size %d", a, (int)x->shape[a]);
+            drop[a] = true;
+        }
+    }
+    int32_t shp[GC_MAX_RANK]; int r = 0;
+    for (int i = 0; i < x->rank; i++) if (!drop[i]) shp[r++] = x->shape[i];
+    return gc_set_shape(ctx, n->out[0], r, shp);
+}
+
+static gc_status expand_dims_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    GC_TRY(gc_need_known(ctx, n, 1, "axis"));
+    gc_rt *x = n->in[0];
+    GC_ENSURE(ctx, x->rank < GC_MAX_RANK, "rank %d too high", (int)x->rank);
+    int a = (int)gc_get_int(n->in[1], 0);
+    if (a < 0) a += x->rank + 1;
+    GC_ENSURE(ctx, a >= 0 && a <= x->rank, "axis %d out of range", a);
+    int32_t shp[GC_MAX_RANK]; int r = 0;
+    for (int i = 0; i <= x->rank; i++) {
+        if (i == a) shp[r++] = 1;
+        if (i < x->rank) shp[r++] = x->shape[i];
+    }
+    return gc_set_shape(ctx, n->out[0], r, shp);
+}
+
+/* ---- SHAPE / RANK -------------------------------------------------------------------------- */
+
+static gc_status shape_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 1, 1));
+    gc_rt *y = n->out[0];
+    GC_ENSURE(ctx, y->dtype == GC_T_INT32 || y->dtype == GC_T_INT64, "output must be INT32 or INT64");
+    int32_t d = n->in[0]->rank;
+    return gc_set_shape(ctx, y, 1, &d);
+}
+static gc_status shape_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    gc_rt *x = n->in[0], *y = n->out[0];
+    for (int i = 0; i < x->rank; i++) {
+        if (y->dtype == GC_T_INT64) ((int64_t *)y->data)[i] = x->shape[i];
+        else ((int32_t *)y->data)[i] = x->shape[i];
+    }
+    return GC_OK;
+}
+static gc_status rank_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 1, 1));
+    GC_ENSURE(ctx, n->out[0]->dtype == GC_T_INT32, "output must be INT32");
+    return gc_set_shape(ctx, n->out[0], 0, NULL);
+}
+static gc_status rank_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    ((int32_t *)n->out[0]->data)[0] = n->in[0]->rank;
+    return GC_OK;
+}
+
+/* ---- TRANSPOSE -------------------------------------------------------------------------------- */
+
+typedef struct { int rank; int perm[GC_MAX_RANK]; } transpose_data;
+
+static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    GC_TRY(gc_need_known(ctx, n, 1, "perm"));
+    gc_rt *x = n->in[0];
+    GC_ENSURE(ctx, (int)gc_numel(n->in[1]) == x->rank, "perm has %llu entries for rank %d",
+              (unsigned long long)gc_numel(n->in[1]), (int)x->rank);
+    transpose_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (!d) return GC_ERR_NOMEM;
+    d->rank = x->rank;
+    bool seen[GC_MAX_RANK] = { false };
+    int32_t shp[GC_MAX_RANK];
+    for (int i = 0; i < x->rank; i++) {
+        int p = gc_axis((int)gc_get_int(n->in[1], (size_t)i), x->rank);
+        GC_ENSURE(ctx, p >= 0 && p < x->rank && !seen[p], "perm is not a permutation");
+        seen[p] = true; d->perm[i] = p; shp[i] = x->shape[p];
+    }
+    n->data = d;
+    return gc_set_shape(ctx, n->out[0], x->rank, shp);
+}
+
+/* Output in row-major order; for each output index read x at the permuted index. */
+static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    transpose_data *d = n->data;
+    gc_rt *x = n->in[0], *y = n->out[0];
+    int r = d->rank, es = gc_esize(x->dtype);
+    int64_t xs[GC_MAX_RANK], st[GC_MAX_RANK];      /* st[i]: x stride of output dim i */
+    gc_strides(r, x->shape, xs);
+    for (int i = 0; i < r; i++) st[i] = xs[d->perm[i]];
+    uint64_t total = gc_numel(y);
+    if (total == 0) return GC_OK;
+    if (r == 0) { memcpy(y->data, x->data, (size_t)es); return GC_OK; }
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    int64_t src = 0;
+    int last = r - 1;
+    int32_t inner = y->shape[last];
+    int64_t ist = st[last];
+    uint8_t *out = y->data;
+    const uint8_t *in = x->data;
+    for (uint64_t o = 0; o < total; o += (uint64_t)inner) {
+        if (es == 4) {
+            const uint32_t *s32 = (const uint32_t *)in; uint32_t *o32 = (uint32_t *)out + o;
+            for (int32_t j = 0; j < inner; j++) o32[j] = s32[src + j * ist];
+        } else if (es == 1) {
+            for (int32_t j = 0; j < inner; j++) out[o + (uint64_t)j] = in[src + j * ist];
+        } else {
+            for (int32_t j = 0; j < inner; j++)
+                memcpy(out + (o + (uint64_t)j) * (uint64_t)es, in + (src + j * ist) * es, (size_t)es);
+        }
+        for (int i = last - 1; i >= 0; i--) {      /* advance the outer index */
+            idx[i]++; src += st[i];
+            if (idx[i] < y->shape[i]) break;
+            src -= st[i] * y->shape[i]; idx[i] = 0;
+        }
+    }
+    return GC_OK;
+}
+
+/* ---- CONCATENATION / PACK -------------------------------------------------------------------- */
+
+typedef struct { int axis; int act; bool requant; float lo, hi; } concat_data;
+
+static gc_status concat_common(gc_ctx *ctx, gc_node *n, int axis, bool pack) {
+    GC_ENSURE(ctx, n->n_in >= 1 && n->n_out == 1, "expects >= 1 inputs and 1 output");
+    gc_rt *x0 = n->in[0], *y = n->out[0];
+    for (int i = 0; i < n->n_in; i++) GC_ENSURE(ctx, n->in[i], "input %d is absent", i);
+    int rank = pack ? x0->rank + 1 : x0->rank;
+    GC_ENSURE(ctx, rank <= GC_MAX_RANK, "rank %d too high", rank);
+    int a = gc_axis(axis, rank);
+    GC_ENSURE(ctx, a >= 0 && a < rank, "axis %d out of range for rank %d", axis, rank);
+    int32_t shp[GC_MAX_RANK];
+    int64_t sum = 0;
+    for (int i = 0; i < n->n_in; i++) {
+        gc_rt *x = n->in[i];
+        GC_ENSURE(ctx, x->dtype == y->dtype, "input %d is %s, output %s", i, gc_type_name(x->dtype), gc_type_name(y->dtype));
+        GC_ENSURE(ctx, x->rank == x0->rank, "input %d has rank %d, input 0 %d", i, (int)x->rank, (int)x0->rank);
+        for (int d = 0; d < x->rank; d++) {
+            if (!pack && d == a) continue;
+            GC_ENSURE(ctx, x->shape[d] == x0->shape[d], "input %d dim %d is %d, input 0 has %d", i, d,
+                      (int)x->shape[d], (int)x0->shape[d]);
+        }
+        sum += pack ? 1 : x->shape[a];
+    }
+    for (int d = 0, s = 0; d < rank; d++) {
+        if (d == a) { shp[d] = (int32_t)sum; if (pack) continue; s++; continue; }
+        shp[d] = x0->shape[s++];
+    }
+    concat_data *cd = gc_ctx_alloc(ctx, sizeof *cd);
+    if (!cd) return GC_ERR_NOMEM;
+    cd->axis = a;
+    if (!pack) cd->act = (int)gc_opt_int(gc_opts(n), GC_O_ConcatenationOptions_fused_activation_function);
+    gc_act_range_f(cd->act, &cd->lo, &cd->hi);
+    if (gc_is_qint(y->dtype)) {
+        for (int i = 0; i < n->n_in; i++)
+            if (n->in[i]->scale != y->scale || n->in[i]->zp != y->zp) cd->requant = true;
+        GC_ENSURE(ctx, !cd->requant || y->scale > 0, "quantized output without a scale");
+    }
+    n->data = cd;
+    return gc_set_shape(ctx, y, rank, shp);
+}
+
+static gc_status concat_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_opt_expect(ctx, n, GC_BO_ConcatenationOptions));
+    return concat_common(ctx, n, (int)gc_opt_int(gc_opts(n), GC_O_ConcatenationOptions_axis), false);
+}
+static gc_status pack_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_opt_expect(ctx, n, GC_BO_PackOptions));
+    return concat_common(ctx, n, (int)gc_opt_int(gc_opts(n), GC_O_PackOptions_axis), true);
+}
+
+/* Output = for each outer index, the inputs' slabs one after another along the axis. */
+static gc_status concat_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    concat_data *cd = n->data;
+    gc_rt *y = n->out[0];
+    int es = gc_esize(y->dtype);
+    uint64_t outer = 1;
+    for (int d = 0; d < cd->axis; d++) outer *= (uint64_t)y->shape[d];
+    uint8_t *dst = y->data;
+    for (uint64_t o = 0; o < outer; o++) {
+        for (int i = 0; i < n->n_in; i++) {
+            gc_rt *x = n->in[i];
+            uint64_t slab = outer ? gc_numel(x) / outer : 0;
+            const uint8_t *src = x->data + o * slab * (uint64_t)es;
+            if (cd->requant && (x->scale != y->scale || x->zp != y->zp)) {
+                int32_t lo, hi; gc_qrange(y->dtype, &lo, &hi);
+                float scale = x->scale * (1.0f / y->scale), bias = -(float)x->zp * scale;
+                for (uint64_t j = 0; j < slab; j++) {
+                    int32_t v = gc_qget(x->dtype, src, j);
+                    int64_t q = (int64_t)roundf((float)v * scale + bias) + y->zp;
+                    gc_qset(y->dtype, dst, j, gc_clamp_i32(q, lo, hi));
+                }
+            } else {
+                memcpy(dst, src, slab * (uint64_t)es);
+            }
+            dst += slab * (uint64_t)es;
+        }
+    }
+    if (y->dtype == GC_T_FLOAT32 && (cd->act == GC_ACT_RELU || cd->act == GC_ACT_RELU6 ||
+                                     cd->act == GC_ACT_RELU_N1_TO_1)) {
+        float *p = (float *)y->data;
+        for (uint64_t j = 0, m = gc_numel(y); j < m; j++) p[j] = gc_act_f(p[j], cd->lo, cd->hi);
+    }
+    return GC_OK;
+}
+
+/* ---- UNPACK / SPLIT / SPLIT_V ------------------------------------------------------------------ */
+
+typedef struct { int axis, src; } axis_data;   /* src: the data input's slot */
+
+/* Shared eval: outputs are consecutive pieces of x along the axis. */
+static gc_status split_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    axis_data *ad = n->data;
+    gc_rt *x = n->in[ad->src];
+    int es = gc_esize(x->dtype);
+    uint64_t outer = 1;
+    for (int d = 0; d < ad->axis; d++) outer *= (uint64_t)x->shape[d];
+    const uint8_t *src = x->data;
+    uint64_t pos = 0;
+    for (uint64_t o = 0; o < outer; o++)
+        for (int j = 0; j < n->n_out; j++) {
+            gc_rt *y = n->out[j];
+            uint64_t slab = outer ? gc_numel(y) / outer : 0;
+            memcpy(y->data + o * slab * (uint64_t)es, src + pos, slab * (uint64_t)es);
+            pos += slab * (uint64_t)es;
+        }
+    return GC_OK;
+}
+
+static gc_status unpack_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_opt_expect(ctx, n, GC_BO_UnpackOptions));
+    GC_ENSURE(ctx, n->n_in == 1 && n->in[0] && n->n_out >= 1, "expects 1 input and >= 1 outputs");
+    gc_rt *x = n->in[0];
+    int a = gc_axis((int)gc_opt_int(gc_opts(n), GC_O_UnpackOptions_axis), x->rank);
+    GC_ENSURE(ctx, a >= 0 && a < x->rank, "axis out of range");
+    GC_ENSURE(ctx, x->shape[a] == n->n_out, "axis size %d, %d outputs", (int)x->shape[a], n->n_out);
+    axis_data *ad = gc_ctx_alloc(ctx, sizeof *ad);
+    if (!ad) return GC_ERR_NOMEM;
+    ad->axis = a; n->data = ad;
+    int32_t shp[GC_MAX_RANK]; int r = 0;
+    for (int d = 0; d < x->rank; d++) if (d != a) shp[r++] = x->shape[d];
+    for (int j = 0; j < n->n_out; j++) {
+        GC_ENSURE(ctx, n->out[j]->dtype == x->dtype, "output %d type differs from the input", j);
+        GC_TRY(gc_set_shape(ctx, n->out[j], r, shp));
+    }
+    return GC_OK;
+}
+
+static gc_status split_common(gc_ctx *ctx, gc_node *n, gc_rt *x, int axis, const int64_t *sizes) {
+    int a = gc_axis(axis, x->rank);
+    GC_ENSURE(ctx, a >= 0 && a < x->rank, "axis %d out of range for rank %d", axis, (int)x->rank);
+    axis_data *ad = gc_ctx_alloc(ctx, sizeof *ad);
+    if (!ad) return GC_ERR_NOMEM;
+    ad->axis = a; ad->src = n->code == GC_OP_SPLIT ? 1 : 0; n->data = ad;
+    int64_t total = 0;
+    for (int j = 0; j < n->n_out; j++) total += sizes[j];
+    GC_ENSURE(ctx, total == x->shape[a], "split sizes add to %lld, axis has %d", (long long)total, (int)x->shape[a]);
+    for (int j = 0; j < n->n_out; j++) {
+        int32_t shp[GC_MAX_RANK];
+        memcpy(shp, x->shape, sizeof shp);
+        shp[a] = (int32_t)sizes[j];
+        GC_ENSURE(ctx, n->out[j]->dtype == x->dtype, "output %d type differs from the input", j);
+        GC_TRY(gc_set_shape(ctx, n->out[j], x->rank, shp));
+    }
+    return GC_OK;
+}
+
+static gc_status split_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, n->n_out));
+    GC_ENSURE(ctx, n->n_out >= 1, "no outputs");
+    GC_TRY(gc_need_known(ctx, n, 0, "axis"));
+    gc_rt *x = n->in[1];
+    int a = gc_axis((int)gc_get_int(n->in[0], 0), x->rank);
+    GC_ENSURE(ctx, a >= 0 && a < x->rank, "axis out of range");
+    GC_ENSURE(ctx, x->shape[a] % n->n_out == 0, "axis size %d not divisible into %d", (int)x->shape[a], n->n_out);
+    int64_t sizes[64];
+    GC_ENSURE(ctx, n->n_out <= 64, "too many outputs");
+    for (int j = 0; j < n->n_out; j++) sizes[j] = x->shape[a] / n->n_out;
+    return split_common(ctx, n, x, a, sizes);
+}
+
+static gc_status split_v_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 3, 3, n->n_out));
+    GC_TRY(gc_need_known(ctx, n, 1, "size_splits"));
+    GC_TRY(gc_need_known(ctx, n, 2, "axis"));
+    gc_rt *x = n->in[0];
+    int a = gc_axis((int)gc_get_int(n->in[2], 0), x->rank);
+    GC_ENSURE(ctx, a >= 0 && a < x->rank, "axis out of range");
+    GC_ENSURE(ctx, (int)gc_numel(n->in[1]) == n->n_out && n->n_out <= 64, "size_splits has %llu entries for %d outputs",
+              (unsigned long long)gc_numel(n->in[1]), n->n_out);
+    int64_t sizes[64], known = 0; int infer = -1;
+    for (int j = 0; j < n->n_out; j++) {
+        sizes[j] = gc_get_int(n->in[1], (size_t)j);
+        if (sizes[j] == -1) { GC_ENSURE(ctx, infer < 0, "more than one -1"); infer = j; }
+        else known += sizes[j];
+    }
+    if (infer >= 0) sizes[infer] = x->shape[a] - known;
+    return split_common(ctx, n, x, a, sizes);
+}
+
+/* ---- TILE / BROADCAST_TO / REVERSE_V2 ------------------------------------------------------------ */
+
+/* y[i] = x[i mod x.shape] per dim (tile: x.shape divides y.shape; broadcast: x dims 1). */
+static gc_status tile_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    gc_rt *x = n->in[0], *y = n->out[0];
+    int r = y->rank, es = gc_esize(y->dtype);
+    int32_t xs[GC_MAX_RANK];
+    for (int d = 0; d < r; d++) { int k = d - (r - x->rank); xs[d] = k >= 0 ? x->shape[k] : 1; }
+    int64_t xst[GC_MAX_RANK];
+    gc_strides(r, xs, xst);
+    uint64_t total = gc_numel(y);
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    for (uint64_t o = 0; o < total; o++) {
+        int64_t src = 0;
+        for (int d = 0; d < r; d++) src += (int64_t)(idx[d] % xs[d]) * xst[d];
+        memcpy(y->data + o * (uint64_t)es, x->data + src * es, (size_t)es);
+        for (int d = r - 1; d >= 0; d--) { if (++idx[d] < y->shape[d]) break; idx[d] = 0; }
+    }
+    return GC_OK;
+}
+
+static gc_status tile_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    GC_TRY(gc_need_known(ctx, n, 1, "multiples"));
+    gc_rt *x = n->in[0];
+    GC_ENSURE(ctx, (int)gc_numel(n->in[1]) == x->rank, "multiples has %llu entries for rank %d",
+              (unsigned long long)gc_numel(n->in[1]), (int)x->rank);
+    int32_t shp[GC_MAX_RANK];
+    for (int d = 0; d < x->rank; d++) {
+        int64_t m = gc_get_int(n->in[1], (size_t)d);
+        GC_ENSURE(ctx, m >= 0, "negative multiple");
+        shp[d] = (int32_t)(x->shape[d] * m);
+    }
+    return gc_set_shape(ctx, n->out[0], x->rank, shp);
+}
+
+static gc_status broadcast_to_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    GC_TRY(gc_need_known(ctx, n, 1, "shape"));
+    gc_rt *x = n->in[0];
+    int r = (int)gc_numel(n->in[1]);
+    GC_ENSURE(ctx, r <= GC_MAX_RANK && r >= x->rank, "target rank %d vs input rank %d", r, (int)x->rank);
+    int32_t shp[GC_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        shp[d] = (int32_t)gc_get_int(n->in[1], (size_t)d);
+        int k = d - (r - x->rank);
+        int32_t xd = k >= 0 ? x->shape[k] : 1;
+        GC_ENSURE(ctx, xd == shp[d] || xd == 1, "cannot broadcast dim %d (%d) to %d", d, (int)xd, (int)shp[d]);
+    }
+    return gc_set_shape(ctx, n->out[0], r, shp);
+}
+
+typedef struct { bool rev[GC_MAX_RANK]; } reverse_data;
+
+static gc_status reverse_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    GC_TRY(gc_need_known(ctx, n, 1, "axis"));
+    gc_rt *x = n->in[0];
+    reverse_data *rd = gc_ctx_alloc(ctx, sizeof *rd);
+    if (!rd) return GC_ERR_NOMEM;
+    for (uint64_t i = 0; i < gc_numel(n->in[1]); i++) {
+        int a = gc_axis((int)gc_get_int(n->in[1], (size_t)i), x->rank);
+        GC_ENSURE(ctx, a >= 0 && a < x->rank, "axis out of range");
+        rd->rev[a] = true;
+    }
+    n->data = rd;
+    return gc_set_shape(ctx, n->out[0], x->rank, x->shape);
+}
+
+static gc_status reverse_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    reverse_data *rd = n->data;
+    gc_rt *x = n->in[0], *y = n->out[0];
+    int r = x->rank, es = gc_esize(x->dtype);
+    int64_t st[GC_MAX_RANK];
+    gc_strides(r, x->shape, st);
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    for (uint64_t o = 0, total = gc_numel(y); o < total; o++) {
+        int64_t src = 0;
+        for (int d = 0; d < r; d++) src += (rd->rev[d] ? x->shape[d] - 1 - idx[d] : idx[d]) * st[d];
+        memcpy(y->data + o * (uint64_t)es, x->data + src * es, (size_t)es);
+        for (int d = r - 1; d >= 0; d--) { if (++idx[d] < y->shape[d]) break; idx[d] = 0; }
+    }
+    return GC_OK;
+}
+
+/* ---- FILL / ZEROS_LIKE / RANGE ------------------------------------------------------------------- */
+
+static gc_status fill_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    GC_TRY(gc_need_known(ctx, n, 0, "dims"));
+    GC_ENSURE(ctx, n->in[1]->dtype == n->out[0]->dtype && gc_numel(n->in[1]) == 1, "value must be a scalar of the output type");
+    int r = (int)gc_numel(n->in[0]);
+    GC_ENSURE(ctx, r <= GC_MAX_RANK, "rank %d too high", r);
+    int32_t shp[GC_MAX_RANK];
+    for (int d = 0; d < r; d++) shp[d] = (int32_t)gc_get_int(n->in[0], (size_t)d);
+    return gc_set_shape(ctx, n->out[0], r, shp);
+}
+static gc_status fill_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    gc_rt *y = n->out[0];
+    int es = gc_esize(y->dtype);
+    for (uint64_t i = 0, m = gc_numel(y); i < m; i++) memcpy(y->data + i * (uint64_t)es, n->in[1]->data, (size_t)es);
+    return GC_OK;
+}
+static gc_status zeros_like_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 1, 1));
+    return gc_set_shape(ctx, n->out[0], n->in[0]->rank, n->in[0]->shape);
+}
+static gc_status zeros_like_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    memset(n->out[0]->data, 0, n->out[0]->nbytes);
+    return GC_OK;
+}
+
+static double scalar_d(const gc_rt *t) {
+    if (t->dtype == GC_T_FLOAT32) return ((const float *)t->data)[0];
+    return (double)gc_get_int(t, 0);
+}
+static gc_status range_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 3, 3, 1));
+    for (int i = 0; i < 3; i++) GC_TRY(gc_need_known(ctx, n, i, "range bound"));
+    double s = scalar_d(n->in[0]), l = scalar_d(n->in[1]), d = scalar_d(n->in[2]);
+    GC_ENSURE(ctx, d != 0, "delta is 0");
+    double cnt = n->out[0]->dtype == GC_T_FLOAT32 ? ceil(fabs((l - s) / d)) : ceil(fabs((l - s) / d));
+    GC_ENSURE(ctx, cnt >= 0 && cnt < 1e9, "range of %g elements", cnt);
+    int32_t c = (int32_t)cnt;
+    return gc_set_shape(ctx, n->out[0], 1, &c);
+}
+static gc_status range_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    gc_rt *y = n->out[0];
+    for (uint64_t i = 0, m = gc_numel(y); i < m; i++) {
+        if (y->dtype == GC_T_FLOAT32)
+            ((float *)y->data)[i] = (float)(scalar_d(n->in[0]) + (double)i * scalar_d(n->in[2]));
+        else if (y->dtype == GC_T_INT64)
+            ((int64_t *)y->data)[i] = gc_get_int(n->in[0], 0) + (int64_t)i * gc_get_int(n->in[2], 0);
+        else
+            ((int32_t *)y->data)[i] = (int32_t)(gc_get_int(n->in[0], 0) + (int64_t)i * gc_get_int(n->in[2], 0));
+    }
+    return GC_OK;
+}
+
+const gc_kernel gc_k_reshape = { "RESHAPE", reshape_prepare, copy_eval, 0 };
+const gc_kernel gc_k_squeeze = { "SQUEEZE", squeeze_prepare, copy_eval, 0 };
+const gc_kernel gc_k_expand_dims = { "EXPAND_DIMS", expand_dims_prepare, copy_eval, 0 };
+const gc_kernel gc_k_shape = { "SHAPE", shape_prepare, shape_eval, GC_K_SHAPE_ONLY };
+const gc_kernel gc_k_rank = { "RANK", rank_prepare, rank_eval, GC_K_SHAPE_ONLY };
+const gc_kernel gc_k_transpose = { "TRANSPOSE", transpose_prepare, transpose_eval, 0 };
+const gc_kernel gc_k_concat = { "CONCATENATION", concat_prepare, concat_eval, 0 };
+const gc_kernel gc_k_pack = { "PACK", pack_prepare, concat_eval, 0 };
+const gc_kernel gc_k_unpack = { "UNPACK", unpack_prepare, split_eval, 0 };
+const gc_kernel gc_k_split = { "SPLIT", split_prepare, split_eval, 0 };
+const gc_kernel gc_k_split_v = { "SPLIT_V", split_v_prepare, split_eval, 0 };
+const gc_kernel gc_k_tile = { "TILE", tile_prepare, tile_eval, 0 };
+const gc_kernel gc_k_broadcast_to = { "BROADCAST_TO", broadcast_to_prepare, tile_eval, 0 };
+const gc_kernel gc_k_reverse_v2 = { "REVERSE_V2", reverse_prepare, reverse_eval, 0 };
+const gc_kernel gc_k_fill = { "FILL", fill_prepare, fill_eval, 0 };
+const gc_kernel gc_k_zeros_like = { "ZEROS_LIKE", zeros_like_prepare, zeros_like_eval, 0 };
+const gc_kernel gc_k_range = { "RANGE", range_prepare, range_eval, 0 };

@@ -1,0 +1,213 @@
+/* unary.c — elementwise functions of one tensor: LOGISTIC, TANH, RELU, RELU6,
+ * RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU, HARD_SWISH, GELU, ELU, EXP, LOG, SQRT, RSQRT,
+ * ABS, NEG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND, SIGN, LOGICAL_NOT.
+ *
+ * Float32 definitions (evaluated in float, libm):
+ *   LOGISTIC 1/(1+exp(-x)); TANH tanh; RELU max(x,0); RELU6 min(max(x,0),6);
+ *   RELU_N1_TO_1 clamp to [-1,1]; RELU_0_TO_1 clamp to [0,1]; LEAKY_RELU (options.alpha)
+ *   x >= 0 ? x : alpha x; HARD_SWISH x relu6(x+3)/6; GELU (options.approximate)
+ *   0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))) or 0.5x(1+erf(x/sqrt 2)); ELU x > 0 ? x :
+ *   exp(x)-1; RSQRT 1/sqrt(x); ROUND half to even (TF's Round); SIGN -1/0/1.
+ * INT32: ABS, NEG, SQUARE, SIGN. BOOL: LOGICAL_NOT.
+ * INT8 / UINT8 (quantized):
+ *   RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1: requantize (x - zp_in) by s_in/s_out
+ *     (MultiplyByQuantizedMultiplier), add zp_out, clamp to the activation range.
+ *   LEAKY_RELU: TFLite's reference: x >= zp_in uses multiplier s_in/s_out, else
+ *     alpha s_in/s_out. With --int-arith xnnpack: XNNPACK's multipliers rounded to 1/256,
+ *     m = lrintf(256 s_in/s_out [* alpha]), out = (256 zp_out + 128 + (x - zp_in) m) >> 8.
+ *   everything else: a 256-entry table built as TFLite's optimized kernels and XNNPACK
+ *     do: q -> round_half_away(f(s_in (q - zp_in)) / s_out) + zp_out, clamped.
+ * INT16 is not supported (an error names the op).
+ * fp16: float math in float32; the output is rounded by the core.
+ */
+#include "interp/interp_impl.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    float alpha;                       /* LEAKY_RELU */
+    int approximate;                   /* GELU */
+    /* quantized */
+    bool lut;
+    uint8_t table[256];
+    int32_t m1, m2; int s1, s2;        /* requantization multipliers */
+    int32_t lo, hi;
+    bool xnn;                          /* LEAKY_RELU with XNNPACK's 8-bit multipliers */
+    int32_t xpos, xneg;
+} unary_data;
+
+static float f_apply(int32_t code, const unary_data *d, float x) {
+    switch (code) {
+    case GC_OP_LOGISTIC: return 1.0f / (1.0f + expf(-x));
+    case GC_OP_TANH: return tanhf(x);
+    case GC_OP_RELU: return x < 0 ? 0.0f : x;
+    case GC_OP_RELU6: return x < 0 ? 0.0f : x > 6 ? 6.0f : x;
+    case GC_OP_RELU_N1_TO_1: return x < -1 ? -1.0f : x > 1 ? 1.0f : x;
+    case GC_OP_RELU_0_TO_1: return x < 0 ? 0.0f : x > 1 ? 1.0f : x;
+    case GC_OP_LEAKY_RELU: return x >= 0 ? x : x * d->alpha;
+    case GC_OP_HARD_SWISH: { float t = x + 3.0f; t = t < 0 ? 0 : t > 6 ? 6 : t; return x * t / 6.0f; }
+    case GC_OP_GELU:
+        if (d->approximate) {
+            const float k = 0.7978845608028654f;   /* sqrt(2/pi) */
+            return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
+        }
+        return 0.5f * x * (1.0f + erff(x * 0.7071067811865476f));
+    case GC_OP_ELU: return x > 0 ? x : expm1f(x);
+    case GC_OP_EXP: return expf(x);
+    case GC_OP_LOG: return logf(x);
+    case GC_OP_SQRT: return sqrtf(x);
+    case GC_OP_RSQRT: return 1.0f / sqrtf(x);
+    case GC_OP_ABS: return fabsf(x);
+    case GC_OP_NEG: return -x;
+    case GC_OP_SQUARE: return x * x;
+    case GC_OP_SIN: return sinf(x);
+    case GC_OP_COS: return cosf(x);
+    case GC_OP_FLOOR: return floorf(x);
+    case GC_OP_CEIL: return ceilf(x);
+    case GC_OP_ROUND: return nearbyintf(x);       /* default rounding mode: half to even */
+    case GC_OP_SIGN: return x > 0 ? 1.0f : x < 0 ? -1.0f : x;
+    default: return x;
+    }
+}
+
+static bool is_relu_family(int32_t c) {
+    return c == GC_OP_RELU || c == GC_OP_RELU6 || c == GC_OP_RELU_N1_TO_1 || c == GC_OP_RELU_0_TO_1;
+}
+
+static gc_status unary_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 1, 1));
+    gc_rt *x = n->in[0], *y = n->out[0];
+    unary_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (!d) return GC_ERR_NOMEM;
+    if (n->code == GC_OP_LEAKY_RELU) d->alpha = (float)gc_opt_float(gc_opts(n), GC_O_LeakyReluOptions_alpha);
+    if (n->code == GC_OP_GELU) d->approximate = (int)gc_opt_int(gc_opts(n), GC_O_GeluOptions_approximate);
+    n->data = d;
+    int dt = x->dtype;
+    if (n->code == GC_OP_LOGICAL_NOT) {
+        GC_ENSURE(ctx, dt == GC_T_BOOL && y->dtype == GC_T_BOOL, "LOGICAL_NOT needs BOOL");
+        return gc_set_shape(ctx, y, x->rank, x->shape);
+    }
+    GC_ENSURE(ctx, y->dtype == dt, "output is %s, input %s", gc_type_name(y->dtype), gc_type_name(dt));
+    if (dt == GC_T_FLOAT32) return gc_set_shape(ctx, y, x->rank, x->shape);
+    if (dt == GC_T_INT32 || dt == GC_T_INT64) {
+        GC_UNSUP(ctx, n->code == GC_OP_ABS || n->code == GC_OP_NEG || n->code == GC_OP_SQUARE || n->code == GC_OP_SIGN,
+                 "%s on %s is not supported", n->name, gc_type_name(dt));
+        return gc_set_shape(ctx, y, x->rank, x->shape);
+    }
+    GC_UNSUP(ctx, dt == GC_T_INT8 || dt == GC_T_UINT8, "%s on %s is not supported", n->name, gc_type_name(dt));
+    GC_ENSURE(ctx, x->scale > 0 && y->scale > 0, "quantized %s needs per-tensor scales", n->name);
+    int32_t qlo, qhi;
+    gc_qrange(dt, &qlo, &qhi);
+    d->lo = qlo; d->hi = qhi;
+    if (is_relu_family(n->code)) {
+        gc_q_multiplier((double)x->scale / (double)y->scale, &d->m1, &d->s1);
+        int act = n->code == GC_OP_RELU ? GC_ACT_RELU : n->code == GC_OP_RELU6 ? GC_ACT_RELU6 : GC_ACT_RELU_N1_TO_1;
+        if (n->code == GC_OP_RELU_0_TO_1) {
+            int32_t z = y->zp, one = y->zp + (int32_t)round(1.0 / (double)y->scale);
+            d->lo = z > qlo ? z : qlo; d->hi = one < qhi ? one : qhi;
+        } else {
+            gc_q_act_range(act, y->scale, y->zp, qlo, qhi, &d->lo, &d->hi);
+        }
+    } else if (n->code == GC_OP_LEAKY_RELU) {
+        gc_q_multiplier((double)x->scale / (double)y->scale, &d->m1, &d->s1);
+        gc_q_multiplier((double)d->alpha * (double)x->scale / (double)y->scale, &d->m2, &d->s2);
+        if (ctx->xnn) {
+            float ps = x->scale / y->scale, ns = ps * d->alpha;
+            d->xnn = true;
+            d->xpos = (int32_t)lrintf(256.0f * ps);
+            d->xneg = (int32_t)lrintf(256.0f * ns);
+        }
+    } else {
+        d->lut = true;
+        for (int i = 0; i < 256; i++) {
+            int32_t q = dt == GC_T_INT8 ? i - 128 : i;
+            float v = x->scale * (float)(q - x->zp);
+            float f = f_apply(n->code, d, v);
+            float r = roundf(f / y->scale);
+            int64_t o = isnan(r) ? y->zp : r > 1e9f ? (int64_t)1e9 : r < -1e9f ? (int64_t)-1e9 : (int64_t)r + y->zp;
+            int32_t c = gc_clamp_i32(o, qlo, qhi);
+            d->table[i] = (uint8_t)(dt == GC_T_INT8 ? (uint8_t)(int8_t)c : (uint8_t)c);
+        }
+    }
+    return gc_set_shape(ctx, y, x->rank, x->shape);
+}
+
+static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    unary_data *d = n->data;
+    gc_rt *x = n->in[0], *y = n->out[0];
+    uint64_t m = gc_numel(x);
+    int dt = x->dtype;
+    if (n->code == GC_OP_LOGICAL_NOT) {
+        for (uint64_t i = 0; i < m; i++) y->data[i] = !x->data[i];
+        return GC_OK;
+    }
+    if (dt == GC_T_FLOAT32) {
+        const float *a = (const float *)x->data; float *b = (float *)y->data;
+        switch (n->code) {                    /* the common ones without the switch per element */
+        case GC_OP_RELU: for (uint64_t i = 0; i < m; i++) b[i] = a[i] < 0 ? 0.0f : a[i]; break;
+        case GC_OP_LOGISTIC: for (uint64_t i = 0; i < m; i++) b[i] = 1.0f / (1.0f + expf(-a[i])); break;
+        case GC_OP_TANH: for (uint64_t i = 0; i < m; i++) b[i] = tanhf(a[i]); break;
+        default: for (uint64_t i = 0; i < m; i++) b[i] = f_apply(n->code, d, a[i]); break;
+        }
+        return GC_OK;
+    }
+    if (dt == GC_T_INT32 || dt == GC_T_INT64) {
+        for (uint64_t i = 0; i < m; i++) {
+            int64_t v = gc_get_int(x, (size_t)i), r;
+            switch (n->code) {
+            case GC_OP_ABS: r = v < 0 ? -v : v; break;
+            case GC_OP_NEG: r = -v; break;
+            case GC_OP_SQUARE: r = v * v; break;
+            default: r = v > 0 ? 1 : v < 0 ? -1 : 0; break;
+            }
+            if (dt == GC_T_INT64) ((int64_t *)y->data)[i] = r; else ((int32_t *)y->data)[i] = (int32_t)r;
+        }
+        return GC_OK;
+    }
+    if (d->lut) {
+        for (uint64_t i = 0; i < m; i++) y->data[i] = d->table[dt == GC_T_INT8 ? (uint8_t)(x->data[i] ^ 0x80) : x->data[i]];
+        return GC_OK;
+    }
+    for (uint64_t i = 0; i < m; i++) {
+        int32_t v = gc_qget(dt, x->data, (size_t)i) - x->zp, r;
+        if (d->xnn) {           /* (zp_out * 256 + 128 + v * m) >> 8, m in 1/256 steps */
+            int32_t acc = y->zp * 256 + 0x80 + v * (v >= 0 ? d->xpos : d->xneg);
+            gc_qset(dt, y->data, (size_t)i, gc_clamp_i32(acc >> 8, d->lo, d->hi));
+            continue;
+        }
+        if (n->code == GC_OP_LEAKY_RELU)
+            r = v >= 0 ? gc_q_mul(v, d->m1, d->s1) : gc_q_mul(v, d->m2, d->s2);
+        else
+            r = gc_q_mul(v, d->m1, d->s1);
+        gc_qset(dt, y->data, (size_t)i, gc_clamp_i32((int64_t)r + y->zp, d->lo, d->hi));
+    }
+    return GC_OK;
+}
+
+#define UN(sym, name) const gc_kernel sym = { name, unary_prepare, unary_eval, 0 };
+UN(gc_k_logistic, "LOGISTIC")
+UN(gc_k_tanh, "TANH")
+UN(gc_k_relu, "RELU")
+UN(gc_k_relu6, "RELU6")
+UN(gc_k_relu_n1_to_1, "RELU_N1_TO_1")
+UN(gc_k_relu_0_to_1, "RELU_0_TO_1")
+UN(gc_k_leaky_relu, "LEAKY_RELU")
+UN(gc_k_hard_swish, "HARD_SWISH")
+UN(gc_k_gelu, "GELU")
+UN(gc_k_elu, "ELU")
+UN(gc_k_exp, "EXP")
+UN(gc_k_log, "LOG")
+UN(gc_k_sqrt, "SQRT")
+UN(gc_k_rsqrt, "RSQRT")
+UN(gc_k_abs, "ABS")
+UN(gc_k_neg, "NEG")
+UN(gc_k_square, "SQUARE")
+UN(gc_k_sin, "SIN")
+UN(gc_k_cos, "COS")
+UN(gc_k_floor, "FLOOR")
+UN(gc_k_ceil, "CEIL")
+UN(gc_k_round, "ROUND")
+UN(gc_k_sign, "SIGN")
+UN(gc_k_logical_not, "LOGICAL_NOT")
+#undef UN
