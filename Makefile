@@ -28,7 +28,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
-DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
+DEPS    := $(BUILD)/obj/tools/demo_model.d $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
 
 .PHONY: all lib cli test ctest asan ubsan fuzz fuzz-run demo bench install clean venv
 all: lib cli
@@ -50,11 +50,16 @@ $(BUILD)/gpuclean: $(CLI_OBJ) $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/gctest: $(TEST_OBJ) $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# the built-in default model (tools/demo_model.c) and the per-rule GPU test models
+$(BUILD)/demo-model: $(BUILD)/obj/tools/demo_model.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/rule-models: $(BUILD)/obj/tools/rule-models.o $(BUILD)/obj/tests/c/test_check_cases.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------
-ctest: $(BUILD)/gctest $(BUILD)/gpuclean
+ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model
 	$(BUILD)/gctest
-	tests/cli/run.sh $(BUILD)/gpuclean
+	tests/cli/run.sh $(BUILD)/gpuclean $(BUILD)/demo-model
 
 test:
 	./tools/setup.sh
@@ -83,7 +88,7 @@ build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
 fuzz-run: build/fuzz_read
 	./fuzz/run.sh $(FUZZ_SECONDS)
 
-demo: all
+demo: all $(BUILD)/demo-model
 	./tools/demo.sh
 
 bench: all

@@ -8,7 +8,6 @@ set -u
 cd "$(dirname "$0")/.."
 out=build/demo; mkdir -p $out
 bin=build/gpuclean
-cc -O1 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -o build/demo-model tools/demo_model.c build/libgpuclean.a -lm -lpthread -ldl || exit 1
 ./build/demo-model $out/hostile.tflite || exit 1
 echo "== gpuclean inspect $out/hostile.tflite"
 $bin inspect $out/hostile.tflite || exit 1
