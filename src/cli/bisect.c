@@ -1,0 +1,88 @@
+/* bisect.c — `gpuclean bisect MODEL [--a fp32] [--b fp16|fp16-acc | --ref DIR]
+ *             [--pattern sin | --random SEED] [--tol REL] [--top N] [--json]`
+ * First divergent tensor between the reference interpreter at precision A (default
+ * fp32) and precision B (default fp16, the GPU's storage precision), or reference
+ * tensors dumped elsewhere (DIR/tensors/s<S>_t<T>.npy, e.g. from PyTorch or from
+ * `gpuclean run --dump-all`). Exit 0 when nothing diverges beyond --tol, 1 when
+ * something does, 2 on bad usage or input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "verify/bisect.h"
+
+typedef struct { bool random; uint64_t seed; } fill_ctx;
+
+static gc_status fill(const gc_tview *v, int k, void *user) {
+    const fill_ctx *f = user;
+    return f->random ? gc_fill_random(v, f->seed, 0, k) : gc_fill_pattern_sin(v, k);
+}
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: gpuclean bisect MODEL [--a fp32|fp16|fp16-acc] [--b fp16|fp16-acc|fp32 | --ref DIR]\n"
+               "                       [--pattern sin | --random SEED] [--tol REL] [--top N] [--json]\n"
+               "  Runs MODEL twice on the reference interpreter (A: default fp32, B: default fp16, the\n"
+               "  GPU's storage precision) and compares every float op output in execution order:\n"
+               "  rel = max|a-b| / max|a|. Reports the first tensor with rel > --tol (default 1e-2) and\n"
+               "  the ops with the largest error gain (rel of the output over rel of the inputs): the\n"
+               "  op that itself loses precision, often a reduction, not the op you suspect.\n"
+               "  --ref DIR compares the interpreter at A against reference tensors\n"
+               "  DIR/tensors/s<subgraph>_t<tensor>.npy (PyTorch dumps, `gpuclean run --dump-all`).\n"
+               "  Exit 0: nothing diverges; 1: a tensor diverges; 2: bad usage or input.\n");
+    return f == stdout ? 0 : 2;
+}
+
+int gc_cli_bisect(int argc, char **argv) {
+    const char *path = NULL;
+    gc_bisect_opts o = { .a = GC_PREC_FP32, .b = GC_PREC_FP16, .tol = 1e-2, .qmode = GC_QMODE_TFLITE };
+    fill_ctx fc = {0};
+    bool json = false; int top = 5;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        else if (!strcmp(a, "--json")) json = true;
+        else if ((!strcmp(a, "--a") || !strcmp(a, "--b")) && val) {
+            int p = gc_precision_parse(val);
+            if (p < 0) return gc_cli_usage_error("bisect", "unknown precision '%s' (fp32, fp16, fp16-acc)", val);
+            if (a[2] == 'a') o.a = (gc_precision)p; else o.b = (gc_precision)p;
+            i++;
+        } else if (!strcmp(a, "--ref") && val) { o.ref_dir = val; i++; }
+        else if (!strcmp(a, "--pattern") && val) {
+            if (strcmp(val, "sin")) return gc_cli_usage_error("bisect", "unknown pattern '%s' (sin)", val);
+            fc.random = false; i++;
+        } else if (!strcmp(a, "--random") && val) {
+            char *end; fc.seed = strtoull(val, &end, 10);
+            if (*end || !*val) return gc_cli_usage_error("bisect", "--random needs an integer seed, not '%s'", val);
+            fc.random = true; i++;
+        } else if (!strcmp(a, "--tol") && val) {
+            char *end; o.tol = strtod(val, &end);
+            if (*end || !(o.tol > 0)) return gc_cli_usage_error("bisect", "--tol needs a positive number, not '%s'", val);
+            i++;
+        } else if (!strcmp(a, "--top") && val) { top = atoi(val); i++; }
+        else if (a[0] == '-') return gc_cli_usage_error("bisect", "unknown or incomplete option '%s'", a);
+        else if (!path) path = a;
+        else return gc_cli_usage_error("bisect", "more than one model given");
+    }
+    if (!path) return gc_cli_usage_error("bisect", "no model given (gpuclean bisect MODEL)");
+    if (!o.ref_dir && o.a == o.b) return gc_cli_usage_error("bisect", "--a and --b are the same precision");
+    o.fill = fill; o.fill_user = &fc;
+    char err[512];
+    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    if (!m) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    gc_bisect_result r;
+    gc_status s = gc_bisect(m, &o, &r, err, sizeof err);
+    if (s != GC_OK) {
+        fprintf(stderr, "%s: %s\n", path, err);
+        gc_model_free(m);
+        return 2;
+    }
+    gc_str out = {0};
+    if (json) gc_bisect_json(&r, path, top, &out); else gc_bisect_text(&r, path, top, &out);
+    if (out.s) fwrite(out.s, 1, out.n, stdout);
+    gc_str_free(&out);
+    int rc = r.first >= 0 ? 1 : 0;
+    gc_bisect_free(&r);
+    gc_model_free(m);
+    return rc;
+}
