@@ -20,7 +20,8 @@ WARN += -Werror
 endif
 
 LIB_SRC := $(sort $(wildcard src/common/*.c src/model/*.c src/check/*.c src/interp/*.c \
-             src/interp/kernels/*.c src/verify/*.c src/fix/*.c src/report/*.c src/runtime/*.c))
+             src/interp/kernels/*.c src/verify/*.c src/fix/*.c src/report/*.c src/runtime/*.c \
+             src/api/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC:= $(sort $(wildcard tests/c/*.c))
 

@@ -2,9 +2,10 @@
 # tools/setup.sh — installs what the tests need, from the project's own files only:
 #   * C: a C11 compiler and make (present on the CI image; apt-installed if missing)
 #   * Node.js deps of the LiteRT.js runner (runtime/litert/setup.sh, pinned lockfile)
-#   * the project's Python venv .venv (python/requirements*.txt, pinned)
+#   * the project's Python venv .venv (python/requirements*.txt, pinned), and PyTorch +
+#     litert-torch into it (python/install-torch.sh)
 # Idempotent and quick when everything is already there. GPUCLEAN_SKIP_PYTHON=1 /
-# GPUCLEAN_SKIP_NODE=1 skip parts.
+# GPUCLEAN_SKIP_NODE=1 / GPUCLEAN_SKIP_TORCH=1 skip parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
@@ -32,5 +33,8 @@ if [ -z "${GPUCLEAN_SKIP_PYTHON:-}" ] && [ -f python/requirements.txt ]; then
     [ -f python/pyproject.toml ] && .venv/bin/python -m pip install -q -e python --no-deps
     echo "$want" > $stamp
   fi
+  # PyTorch (CPU) + litert-torch, pinned, without the ~2.5 GB of nvidia wheels
+  # (GPUCLEAN_SKIP_TORCH=1 skips it; the torch-dependent tests then skip)
+  python/install-torch.sh "$PWD/.venv"
 fi
 echo "setup: done"

@@ -1,0 +1,152 @@
+"""The PyTorch rewrite catalogue: GPU-hostile patterns -> forms the LiteRT GPU
+accelerator runs, each with its exactness stated in its docstring and measured by
+python/tests/test_rewrites.py.
+
+Two kinds of rewrite, both reversible and never process-global beyond a `with`:
+  * module swaps, `patch_*(model) -> int` (count); they mutate the model you pass
+    (convert_for_gpu works on a deep copy);
+  * function patches, `patch_*() -> Patch`: a context manager that rebinds F.xxx /
+    torch.xxx / Tensor.xxx and restores it on exit.
+
+REMEDIES maps a remedy name to how convert_for_gpu applies it; router.py maps the
+checker's verdicts to remedy names.
+"""
+from __future__ import annotations
+
+import sys
+
+from ._util import Patch, swap_modules
+from .attention import (WindowAttentionGPU, expand_mask, patch_repeat_kv,
+                        patch_window_attention, preexpand_mask_buffers, repeat_kv,
+                        repeat_kv_reference)
+from .broadcast import expand_concat, patch_expand
+from .convt import (ZeroStuffConvT1d, ZeroStuffConvT2d, conv_transpose2d_zs,
+                    patch_conv_transpose, zero_stuff)
+from .gather import (EdgePadMaxPool2d, PatchMergingGPU, ZeroPadMaxPool, ZeroPadMaxPool2d,
+                     grid_sample_tent, interpolate_matmul, patch_grid_sample,
+                     patch_interpolate, patch_maxpool_zeropad, patch_patch_merging,
+                     space_to_depth2, stride2_slice)
+from .misc import (Conv1x1Linear, ReflectPad, ReflectPadConv2d, chunk_slices, edge_pad,
+                   inplace_sensitive_modules, linear_to_conv1x1, patch_channel_attention,
+                   patch_chunk, patch_inplace_activations, patch_reflect_pad, reflect_pad,
+                   split_slices)
+from .norms import (SafeInstanceNorm2d, SafeLayerNorm, SafeRMSNorm, hierarchical_max,
+                    hierarchical_mean, patch_fp16_norms, patch_instance_norm, patch_rmsnorm,
+                    patch_safe_layernorm, safe_layer_norm, safe_rms_norm, safe_variance)
+from .rank import (PixelShuffle4, PixelUnshuffle4, patch_einops, patch_pixel_shuffle,
+                   permute4, pixel_shuffle4, pixel_unshuffle4, pixelshuffle_to_conv_transpose,
+                   rearrange)
+from .select import (ELUArith, PReLUArith, elu_arith, ge_mask, gt_mask, le_mask, lt_mask,
+                     masked_fill_arith, patch_select, prelu_arith, where_arith)
+from .sdpa import patch_sdpa_mask
+
+
+def _namespaces_with(model, attr):
+    """The model's own Python modules (and imported transformers modeling_* modules)
+    that define `attr` — where a module-level helper such as repeat_kv lives."""
+    seen, out = set(), []
+    for m in model.modules():
+        mod = sys.modules.get(type(m).__module__)
+        if mod is not None and id(mod) not in seen and hasattr(mod, attr):
+            seen.add(id(mod))
+            out.append(mod)
+    for name, mod in list(sys.modules.items()):
+        if mod is not None and "modeling_" in name and id(mod) not in seen and hasattr(mod, attr):
+            seen.add(id(mod))
+            out.append(mod)
+    return out
+
+
+class Remedy:
+    """One entry of the router: what it fixes and how to apply it to a model copy."""
+
+    def __init__(self, name, removes, exactness, apply, doc):
+        self.name, self.removes, self.exactness, self._apply, self.doc = (
+            name, removes, exactness, apply, doc)
+
+    def apply(self, model, sample_inputs):
+        """-> (modules swapped, [Patch, ...] to keep active while converting)"""
+        return self._apply(model, sample_inputs)
+
+    def __repr__(self):
+        return "<Remedy %s: %s>" % (self.name, self.doc)
+
+
+def _fn_only(make):
+    def apply(model, inputs):
+        p = make()
+        return getattr(p, "count", 0), [p]
+    return apply
+
+
+def _repeat_kv(model, inputs):
+    ns = _namespaces_with(model, "repeat_kv")
+    p = patch_repeat_kv(*ns) if ns else Patch("repeat_kv", [])
+    return len(ns), [p]
+
+
+def _select(model, inputs):
+    p = patch_select(model)
+    return p.count, [p]
+
+
+def _reflect(model, inputs):
+    p = patch_reflect_pad(model)
+    return p.count, [p]
+
+
+def _gather(model, inputs):
+    n = patch_maxpool_zeropad(model) + patch_patch_merging(model) + patch_window_attention(model)
+    return n, [patch_grid_sample(), patch_interpolate()]
+
+
+def _rank(model, inputs):
+    n = patch_pixel_shuffle(model) + patch_window_attention(model)
+    p = patch_einops()
+    return n + p.count, [p]
+
+
+def _mask(model, inputs):
+    """Pre-expand [B, 1, S, T] mask buffers of modules that know their head count, and
+    masks passed to scaled_dot_product_attention."""
+    n = 0
+    for m in model.modules():
+        heads = next((getattr(m, a) for a in ("num_heads", "n_heads", "num_attention_heads")
+                      if isinstance(getattr(m, a, None), int)), None)
+        if heads:
+            sub = type("_One", (), {"named_modules": lambda self, m=m: [("", m)]})()
+            n += preexpand_mask_buffers(sub, heads)
+    return n, [patch_sdpa_mask()]
+
+
+REMEDIES = {r.name: r for r in [
+    Remedy("gather_nd", ["GATHER_ND", "PADV2"], "grid_sample ~1e-6; maxpool, patch merging, "
+           "window attention bit-exact; bicubic interpolate ~1e-6", _gather,
+           "grid_sample -> tent matmul, bicubic -> matrices, padded MaxPool -> edge pad, "
+           "PatchMerging -> stride-2 one-hot conv, WindowAttention bias precomputed"),
+    Remedy("rank5", ["rank>4"], "bit-exact", _rank,
+           "PixelShuffle/Unshuffle -> rank-4, WindowAttention -> rank-4, einops -> rank-4"),
+    Remedy("repeat_kv", ["BROADCAST_TO", "rank>4"], "bit-exact", _repeat_kv,
+           "GQA repeat_kv -> concatenation of head slices"),
+    Remedy("expand", ["BROADCAST_TO"], "bit-exact", _fn_only(patch_expand),
+           "Tensor.expand -> concatenation"),
+    Remedy("select", ["SELECT", "SELECT_V2"], "PReLU bit-exact, ELU ~6e-8", _select,
+           "PReLU / ELU -> RELU arithmetic"),
+    Remedy("chunk", ["SPLIT", "SPLIT_V"], "bit-exact", _fn_only(patch_chunk),
+           ".chunk / split -> slices"),
+    Remedy("reflect_pad", ["MIRROR_PAD"], "bit-exact", _reflect,
+           "reflect pad -> slice + concat"),
+    Remedy("conv_transpose", ["TRANSPOSE_CONV"], "~1e-7",
+           lambda m, i: (patch_conv_transpose(m), []),
+           "ConvTranspose1d/2d -> zero-stuff + conv"),
+    Remedy("mask_expand", ["ADD(BATCH_MATMUL, mask[*,1,S,S])"], "bit-exact", _mask,
+           "attention mask pre-expanded over heads (scaled_dot_product_attention)"),
+    Remedy("fp16_norms", ["fp16 reduction overflow"], "~1e-6",
+           lambda m, i: (sum(patch_fp16_norms(m).values()), []),
+           "LayerNorm / RMSNorm / InstanceNorm in the scaled domain"),
+    Remedy("channel_attention", ["FULLY_CONNECTED layout"], "~1e-7",
+           lambda m, i: (patch_channel_attention(m), []),
+           "channel-attention Linear -> 1x1 conv"),
+]}
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("sys", "annotations")]
