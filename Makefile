@@ -82,7 +82,7 @@ fuzz: build/fuzz_read build/fuzz_replay
 FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/report/*.c)
 build/fuzz_read: fuzz/fuzz_read.c $(FUZZ_SRC)
 	@mkdir -p build
-	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
 	@mkdir -p build
 	$(CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=address,undefined -o $@ $^ $(LDLIBS)

@@ -25,9 +25,11 @@ typedef struct { const char *name; int32_t version; int32_t count; int32_t built
 
 static int hist_cmp(const void *a, const void *b) {
     const hist_row *x = a, *y = b;
-    if (x->count != y->count) return y->count - x->count;
+    if (x->count != y->count) return x->count < y->count ? 1 : -1;
     int c = strcmp(x->name, y->name);
-    return c ? c : x->version - y->version;
+    if (c) return c;
+    /* versions come from the file: compare, never subtract (INT_MIN - 1 overflows) */
+    return (x->version > y->version) - (x->version < y->version);
 }
 
 /* one row per (opcode name, version) over all subgraphs */
