@@ -1,0 +1,173 @@
+/* verify.c — `gpuclean verify MODEL --ref DIR [--precision fp32|fp16|fp16-acc|both]
+ *             [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json]`
+ *
+ * Parity of a converted model against its source model: DIR holds what the source
+ * model (PyTorch) was fed and what it returned, as a recipe's dump_*_ref.py writes it:
+ * DIR/input_<k>.npy and DIR/output_<k>.npy (k in the model's input / output order:
+ * the signature's, or subgraph 0's without one). The model runs on gpuclean's
+ * reference interpreter on exactly those inputs — at fp32 and, with --precision fp16
+ * or both, emulating the GPU's half precision — and every output is compared with the
+ * reference: max/mean abs, Pearson correlation, argmax agreement over the last axis.
+ * An output passes when corr >= --min-corr (default 0.9999) and, if --rtol/--atol are
+ * given, every element is within atol + rtol*|ref|; --argmax also requires the
+ * argmax of every row to agree (classification heads). Exit 0 all pass, 1 any fails,
+ * 2 bad usage or input. On-device parity is `gpuclean litert --input ...`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "cli.h"
+#include "interp/interp.h"
+#include "verify/compare.h"
+#include "verify/npy.h"
+
+#define MAXIO 64
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: gpuclean verify MODEL --ref DIR [--precision fp32|fp16|fp16-acc|both]\n"
+               "                       [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json]\n"
+               "  Runs MODEL on the reference interpreter on DIR/input_<k>.npy (what the source\n"
+               "  model was fed) and compares each output with DIR/output_<k>.npy (what it\n"
+               "  returned). Pass: corr >= --min-corr (default 0.9999); with --rtol/--atol every\n"
+               "  element within atol + rtol*|ref|; with --argmax every row's argmax agrees.\n"
+               "  --precision both (default fp32) also runs the GPU's fp16 storage precision.\n"
+               "  Exit 0 pass, 1 parity failed, 2 bad usage or input.\n");
+    return f == stdout ? 0 : 2;
+}
+
+typedef struct { double min_corr, rtol, atol; bool tol, argmax; } crit;
+
+/* run one precision; append results; returns 0 pass, 1 fail, 2 error */
+static int run_one(const gc_model *m, const char *path, gc_precision p, gc_npy *ins, int n_in,
+                   gc_npy *refs, int n_ref, const crit *c, bool json, gc_str *o, bool *first) {
+    gc_interp_opts io = { .precision = p, .signature = GC_SIG_AUTO };
+    char err[512];
+    gc_interp *it = gc_interp_new(m, &io, err, sizeof err);
+    if (!it) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    if (gc_interp_n_inputs(it) != n_in) {
+        fprintf(stderr, "%s: the model has %d input(s), the reference directory %d\n", path,
+                gc_interp_n_inputs(it), n_in);
+        gc_interp_free(it); return 2;
+    }
+    for (int k = 0; k < n_in; k++) {
+        int32_t shp[GC_MAX_RANK];
+        for (int d = 0; d < ins[k].rank && d < GC_MAX_RANK; d++) shp[d] = (int32_t)ins[k].shape[d];
+        gc_interp_set_input_shape(it, k, ins[k].rank, shp);
+    }
+    if (gc_interp_prepare(it) != GC_OK) { fprintf(stderr, "%s: %s\n", path, gc_interp_errmsg(it)); gc_interp_free(it); return 2; }
+    for (int k = 0; k < n_in; k++) {
+        gc_tview v = gc_interp_input(it, k);
+        if (v.dtype != ins[k].dtype || v.nbytes != ins[k].nbytes) {
+            fprintf(stderr, "%s: input_%d.npy is %s with %llu bytes, the model wants %s with %zu\n", path, k,
+                    gc_type_name(ins[k].dtype), (unsigned long long)ins[k].nbytes, gc_type_name(v.dtype), v.nbytes);
+            gc_interp_free(it); return 2;
+        }
+        memcpy(v.data, ins[k].data, v.nbytes);
+    }
+    if (gc_interp_invoke(it) != GC_OK) { fprintf(stderr, "%s: %s\n", path, gc_interp_errmsg(it)); gc_interp_free(it); return 2; }
+    int n_out = gc_interp_n_outputs(it), rc = 0;
+    if (n_out != n_ref) {
+        fprintf(stderr, "%s: the model has %d output(s), the reference directory %d\n", path, n_out, n_ref);
+        gc_interp_free(it); return 2;
+    }
+    for (int k = 0; k < n_out; k++) {
+        gc_tview v = gc_interp_output(it, k);
+        gc_npy a; memset(&a, 0, sizeof a);
+        a.dtype = v.dtype; a.rank = v.rank; a.data = v.data; a.nbytes = v.nbytes;
+        for (int d = 0; d < v.rank; d++) a.shape[d] = v.shape[d];
+        gc_metrics mt;
+        if (gc_compare(&a, &refs[k], c->tol ? c->rtol : 0, c->tol ? c->atol : 1e300, &mt, err, sizeof err) != GC_OK) {
+            fprintf(stderr, "%s: output %d: %s\n", path, k, err);
+            gc_interp_free(it); return 2;
+        }
+        bool corr_ok = mt.pearson >= c->min_corr || (mt.max_abs == 0 && mt.nan_mismatch == 0);
+        bool pass = corr_ok && (!c->tol || mt.pass) && (!c->argmax || mt.argmax_agree == 1.0) &&
+                    mt.nan_mismatch == 0 && mt.inf_mismatch == 0;
+        if (!pass) rc = 1;
+        if (json) {
+            gc_str_printf(o, "%s{\"precision\":\"%s\",\"output\":%d,\"name\":", *first ? "" : ",", gc_precision_name(p), k);
+            gc_str_json(o, v.name ? v.name : "");
+            gc_str_puts(o, ",\"metrics\":"); gc_metrics_json(&mt, o);
+            gc_str_printf(o, ",\"pass\":%s}", pass ? "true" : "false");
+            *first = false;
+        } else {
+            gc_str_printf(o, "%s  %-8s output %d %-24s corr %.7f  max|diff| %.4g  mean|diff| %.3g  argmax %.4f%s\n",
+                          pass ? "PASS" : "FAIL", gc_precision_name(p), k, v.name ? v.name : "", mt.pearson,
+                          mt.max_abs, mt.mean_abs, mt.argmax_agree,
+                          c->tol ? (mt.pass ? "  within tol" : "  OVER tol") : "");
+        }
+    }
+    gc_interp_free(it);
+    return rc;
+}
+
+static int load_set(const char *dir, const char *stem, gc_npy *arr, int *n) {
+    *n = 0;
+    for (int k = 0; k < MAXIO; k++) {
+        char p[1024], err[512];
+        snprintf(p, sizeof p, "%s/%s_%d.npy", dir, stem, k);
+        FILE *f = fopen(p, "rb");
+        if (!f) break;
+        fclose(f);
+        if (gc_npy_read(p, &arr[k], err, sizeof err) != GC_OK) { fprintf(stderr, "%s\n", err); return 2; }
+        (*n)++;
+    }
+    return 0;
+}
+
+int gc_cli_verify(int argc, char **argv) {
+    const char *path = NULL, *ref = NULL, *prec = "fp32";
+    crit c = { .min_corr = 0.9999, .rtol = 0, .atol = 0 };
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--argmax")) c.argmax = true;
+        else if (!strcmp(a, "--ref") && val) { ref = val; i++; }
+        else if (!strcmp(a, "--precision") && val) { prec = val; i++; }
+        else if ((!strcmp(a, "--min-corr") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) && val) {
+            char *end; double d = strtod(val, &end);
+            if (*end || !*val || d < 0) return gc_cli_usage_error("verify", "%s needs a number >= 0, not '%s'", a, val);
+            if (a[2] == 'm') c.min_corr = d; else { c.tol = true; if (a[2] == 'r') c.rtol = d; else c.atol = d; }
+            i++;
+        } else if (a[0] == '-') return gc_cli_usage_error("verify", "unknown or incomplete option '%s'", a);
+        else if (!path) path = a;
+        else return gc_cli_usage_error("verify", "more than one model given");
+    }
+    if (!path) return gc_cli_usage_error("verify", "no model given (gpuclean verify MODEL --ref DIR)");
+    if (!ref) return gc_cli_usage_error("verify", "no reference directory given (--ref DIR)");
+    gc_precision precs[2]; int np = 0;
+    if (!strcmp(prec, "both")) { precs[np++] = GC_PREC_FP32; precs[np++] = GC_PREC_FP16; }
+    else {
+        int p = gc_precision_parse(prec);
+        if (p < 0) return gc_cli_usage_error("verify", "unknown precision '%s' (fp32, fp16, fp16-acc, both)", prec);
+        precs[np++] = (gc_precision)p;
+    }
+    static gc_npy ins[MAXIO], refs[MAXIO];
+    int n_in = 0, n_ref = 0, rc = 0;
+    if (load_set(ref, "input", ins, &n_in) || load_set(ref, "output", refs, &n_ref)) rc = 2;
+    else if (!n_ref) { fprintf(stderr, "%s: no output_0.npy (want input_<k>.npy and output_<k>.npy)\n", ref); rc = 2; }
+    char err[512];
+    gc_model *m = rc ? NULL : gc_model_read_file(path, err, sizeof err);
+    if (!rc && !m) { fprintf(stderr, "%s: %s\n", path, err); rc = 2; }
+    if (!rc) {
+        gc_str o = {0};
+        bool first = true;
+        if (json) { gc_str_puts(&o, "{\"schema\":1,\"model\":"); gc_str_json(&o, path);
+                    gc_str_puts(&o, ",\"reference\":"); gc_str_json(&o, ref); gc_str_puts(&o, ",\"results\":["); }
+        for (int i = 0; i < np && rc != 2; i++) {
+            int r = run_one(m, path, precs[i], ins, n_in, refs, n_ref, &c, json, &o, &first);
+            if (r > rc) rc = r;
+        }
+        if (json) gc_str_printf(&o, "],\"pass\":%s}\n", rc == 0 ? "true" : "false");
+        else if (rc != 2) gc_str_printf(&o, "%s: %s against %s\n", path, rc == 0 ? "PASS" : "FAIL", ref);
+        if (rc != 2 && o.s) fwrite(o.s, 1, o.n, stdout);
+        gc_str_free(&o);
+    }
+    for (int k = 0; k < n_in; k++) gc_npy_free(&ins[k]);
+    for (int k = 0; k < n_ref; k++) gc_npy_free(&refs[k]);
+    gc_model_free(m);
+    return rc;
+}
