@@ -1,6 +1,7 @@
 /* fc.c — FULLY_CONNECTED and BATCH_MATMUL.
  *
- * FULLY_CONNECTED(x, W, bias?)  W [units, depth] (weights_format DEFAULT only), bias
+ * FULLY_CONNECTED(x, W, bias?)  W [units, depth] (weights_format DEFAULT only; float W may
+ *   be computed by the graph: it is transposed at every eval instead of at prepare), bias
  *   [units]; x is read as [rows, depth], rows = numel(x) / depth. Output [rows, units],
  *   or x.shape[:-1] + [units] with options.keep_num_dims. Fused activation clamp.
  * BATCH_MATMUL(a, b)  a [..., M, K] (options.adj_x: [..., K, M]), b [..., K, N]
@@ -52,6 +53,7 @@ typedef struct fc_data {
     float *bscale;              /* blockwise: scales [N][K/block] (bf16-rounded in xnn mode) */
     bool xnn;
     float *wt;                  /* float [K][N] */
+    bool runtime_w;             /* float weights computed by the graph: transposed per eval */
     int32_t *wq;                /* integer [K][N], zero point removed */
     int32_t *qm; int *qs;       /* per unit */
     float *qf;                  /* per unit float scale (xnnpack mode) */
@@ -78,9 +80,18 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
               (unsigned long long)gc_numel(x), (long long)d->K);
     d->rows = (int64_t)(gc_numel(x) / (uint64_t)d->K);
     if (b) GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->N, "bias has %llu entries for %lld units", (unsigned long long)gc_numel(b), (long long)d->N);
-    GC_ENSURE(ctx, w->known, "weights must be constant");
     size_t kn = (size_t)d->K * (size_t)d->N;
-    if (x->dtype == GC_T_FLOAT32) {
+    if (x->dtype == GC_T_FLOAT32 && !w->known) {
+        /* float weights produced by the graph (litert-torch emits this for matrix
+         * products such as grid_sample's): same loops, transposed at every eval */
+        GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with runtime %s weights is not supported", gc_type_name(w->dtype));
+        GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
+        gc_act_range_f(act, &d->lo, &d->hi);
+        d->wt = gc_ctx_alloc(ctx, kn * sizeof(float) + 1);
+        if (!d->wt) return GC_ERR_NOMEM;
+        d->runtime_w = true;
+    } else if (x->dtype == GC_T_FLOAT32) {
+        GC_ENSURE(ctx, w->known || w->dtype == GC_T_FLOAT32, "weights must be constant");
         GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with %s weights (hybrid) is not supported", gc_type_name(w->dtype));
         GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
         gc_act_range_f(act, &d->lo, &d->hi);
@@ -91,6 +102,7 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         for (int64_t u = 0; u < d->N && fresh; u++)
             for (int64_t k = 0; k < d->K; k++) d->wt[k * d->N + u] = ws[u * d->K + k];
     } else {
+        GC_ENSURE(ctx, w->known, "quantized weights must be constant");
         GC_UNSUP(ctx, gc_is_qint(x->dtype) && (w->dtype == GC_T_INT8 || w->dtype == GC_T_UINT8),
                  "%s input with %s weights is not supported", gc_type_name(x->dtype), gc_type_name(w->dtype));
         GC_ENSURE(ctx, y->dtype == x->dtype, "output type %s, input %s", gc_type_name(y->dtype), gc_type_name(x->dtype));
@@ -238,6 +250,11 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
         float *acc = (float *)n->scratch[d->acc_slot];
         const float *bias = b ? (const float *)b->data : NULL;
         const bool a16 = ctx->acc16;
+        if (d->runtime_w) {
+            const float *ws = (const float *)n->in[1]->data;
+            for (int64_t u = 0; u < N; u++)
+                for (int64_t k = 0; k < K; k++) d->wt[k * N + u] = ws[u * K + k];
+        }
         for (int64_t r = 0; r < d->rows; r++) {
             const float *xr = (const float *)x->data + r * K;
             for (int64_t u = 0; u < N; u++) acc[u] = 0.0f;
