@@ -20,20 +20,20 @@ static const row rows[] = {
       "find its source: stride-2 slicing (x[:, ::2], Focus stems, patch merging), grid_sample, MaxPool padding, "
       "bicubic interpolate and reflect-mode F.pad all lower to GATHER_ND; use patch_grid_sample, "
       "patch_maxpool_zeropad, patch_interpolate, patch_patch_merging",
-      "replace a GATHER_ND with constant indices by the equivalent STRIDED_SLICE / RESHAPE / CONCATENATION "
-      "(regular strides) or a GATHER on the flattened tensor" } },
+      "replace a GATHER_ND with constant indices by one STRIDED_SLICE (regular strides) or by RESHAPE + GATHER "
+      "+ RESHAPE on the flattened indexed axes" } },
     { -1, "rank5", { "fix.rank5",
       "a rank-5+ tensor: PixelShuffle (rank-6 reshape), windowed attention, einops.rearrange or a packed-QKV head "
       "split; use pixelshuffle_to_conv_transpose, patch_window_attention, patch_einops",
-      "fold the rank-5 RESHAPE/TRANSPOSE chain into rank-4 ops by merging a unit or batch axis" } },
+      "fold the rank-5 RESHAPE/TRANSPOSE chain into rank-4 ops by dropping unit axes and merging adjacent ones" } },
     { -1, "rank6", { "fix.rank5",
       "a rank-6 tensor (PixelShuffle's reshape): use pixelshuffle_to_conv_transpose or nn.PixelShuffle as "
       "DEPTH_TO_SPACE",
-      "fold the rank-6 RESHAPE/TRANSPOSE chain into DEPTH_TO_SPACE or rank-4 ops" } },
+      "fold the rank-6 RESHAPE/TRANSPOSE chain into RESHAPE/TRANSPOSE steps of rank <= 4" } },
     { GC_OP_TRANSPOSE, "transpose.perm", { "fix.rank5",
       "a permute of a rank-5+ tensor (window attention, einops.rearrange, multi-head splits): rewrite with "
       "rank-4 views; patch_window_attention, patch_einops",
-      "fold the rank-5 RESHAPE/TRANSPOSE chain into rank-4 ops by merging a unit or batch axis" } },
+      "fold the rank-5 RESHAPE/TRANSPOSE chain into rank-4 ops by dropping unit axes and merging adjacent ones" } },
     { GC_OP_TRANSPOSE_CONV, "transpose_conv.version", { "fix.transpose_conv.unfuse_activation",
       "version skew, not a missing op: ZeroStuffConvT1d / ZeroStuffConvT2d (zero-stuff plus a plain conv, "
       "exact to ~1e-7)",
@@ -41,11 +41,11 @@ static const row rows[] = {
     { GC_OP_SELECT, NULL, { "fix.select.arith",
       "PReLU, ELU, in-place index assignment and torch.where masking lower to SELECT; replace with arithmetic: "
       "x*(1-m) + v*m",
-      "rewrite SELECT_V2(c, a, b) as b + CAST(c)*(a - b)" } },
+      "rewrite SELECT(c, x, y) as x*m + y*(1-m) with m = CAST(c) (exact for finite x, y)" } },
     { GC_OP_SELECT_V2, NULL, { "fix.select.arith",
       "PReLU, ELU, in-place index assignment and torch.where masking lower to SELECT_V2; replace with "
       "arithmetic: x*(1-m) + v*m",
-      "rewrite SELECT_V2(c, a, b) as b + CAST(c)*(a - b)" } },
+      "rewrite SELECT(c, x, y) as x*m + y*(1-m) with m = CAST(c) (exact for finite x, y)" } },
     { GC_OP_SPLIT, NULL, { "fix.split.slices",
       ".chunk() lowers to SPLIT: slice directly instead (bit-exact)",
       "replace SPLIT by one STRIDED_SLICE per output" } },
@@ -70,6 +70,9 @@ static const row rows[] = {
     { GC_OP_FULLY_CONNECTED, "fc.const_input", { "fix.const_fold",
       "a Linear applied to a parameter or constant: precompute it at export time (or feed the factor as an input)",
       "constant-fold the node: all its inputs are constant" } },
+    { GC_OP_GATHER, "gather.const_indices_layout", { "fix.gather.const_indices",
+      "index with slices and torch.cat (x[:, a:b]) instead of a constant index list (x[:, [3, 1, 2]])",
+      "replace the GATHER by STRIDED_SLICEs over runs of the constant indices + CONCATENATION" } },
     { GC_OP_GATHER, "gather.indices_rank", { "fix.gather.flatten_indices",
       "an embedding/index lookup with 2-D indices: flatten the indices to 1-D and reshape the result",
       "RESHAPE the indices to 1-D, GATHER, RESHAPE the result back" } },

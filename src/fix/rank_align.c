@@ -1,0 +1,68 @@
+/* rank_align.c — pass rank_align [fix.broadcast.rank4]
+ *
+ * Rewrite:      ADD / SUB / MUL / DIV (and the other two-input elementwise ops) whose two
+ *               runtime operands have different ranks  ->  the lower-rank operand
+ *               RESHAPEd to the higher rank with leading 1s (NumPy's right alignment,
+ *               made explicit), then the same op with the same options.
+ *               The classic delegate maps rank-1..3 tensors with dim 0 in *batch*, so a
+ *               rank-3 [20,128,128] + rank-4 [1,1,128,128] is aligned on the wrong axes
+ *               and computes garbage while fully resident (LiteRT #8980; the checker's
+ *               classic.mixed_rank_broadcast risk). It also turns classic refusals
+ *               ("Doesn't support broadcasting - input0: [..], input1: [..]") into
+ *               same-rank broadcasts the allow-list does not police.
+ * Precondition: two runtime inputs of ranks that differ, both static, that broadcast
+ *               (right-aligned, each dim 1 or equal); the op's output rank is the larger
+ *               rank. Targets: nodes the checker refuses, or that carry the
+ *               classic.mixed_rank_broadcast risk.
+ * Exactness:    bit-exact (the same elements meet; a reshape moves nothing).
+ */
+#include "fix_int.h"
+
+static const int32_t anchors[] = {
+    GC_OP_ADD, GC_OP_SUB, GC_OP_MUL, GC_OP_DIV, GC_OP_MAXIMUM, GC_OP_MINIMUM, GC_OP_POW,
+    GC_OP_SQUARED_DIFFERENCE, GC_OP_FLOOR_DIV, GC_OP_FLOOR_MOD, -1
+};
+
+static int apply(gc_fix_ctx *c, int32_t op) {
+    const gc_op *o = fx_op(c, op);
+    if (o->n_inputs != 2 || o->n_outputs != 1) return fx_pass_over(c);
+    gc_fix_tinfo a, b, y;
+    if (!fx_info(c, o->inputs[0], &a) || !fx_info(c, o->inputs[1], &b) || !fx_info(c, o->outputs[0], &y))
+        return fx_decline(c, "missing operand or rank > %d", GC_FIX_MAXR);
+    if (a.rank == b.rank || a.is_const || b.is_const) return fx_pass_over(c);   /* refused for another reason */
+    if (!a.is_static || !b.is_static || !y.is_static) return fx_decline(c, "dynamic shapes");
+    gc_fix_tinfo *lo = a.rank < b.rank ? &a : &b, *hi = a.rank < b.rank ? &b : &a;
+    if (y.rank != hi->rank) return fx_decline(c, "the output rank is not the operands' larger rank");
+    int32_t shape[GC_FIX_MAXR];
+    for (int d = 0; d < hi->rank; d++) {
+        int k = d - (hi->rank - lo->rank);
+        shape[d] = k >= 0 ? lo->shape[k] : 1;
+        if (shape[d] != 1 && hi->shape[d] != 1 && shape[d] != hi->shape[d])
+            return fx_decline(c, "the operands do not broadcast");
+    }
+    gc_options opt = o->opt;
+    int32_t code = fx_code(c, op), version = gc_op_code(c->m, o)->version;
+    int32_t in[2] = { a.index, b.index };
+    fx_remove_op(c, op);
+    int32_t lr = fx_new_tensor(c, y.name, "rank_aligned", lo->type, hi->rank, shape, lo->quant);
+    if (lr < 0 || fx_add_reshape(c, op, lo->index, lr) < 0) return -1;
+    if (in[0] == lo->index) in[0] = lr; else in[1] = lr;
+    int32_t k = fx_add_op(c, op + 1, code, version, 2, in, 1, &y.index);
+    if (k < 0) return -1;
+    fx_op(c, k)->opt = opt;
+    char dims[128];
+    fx_dims(dims, sizeof dims, hi->rank, shape);
+    fx_note(c, "RESHAPE '%s' to %s, then %s on equal ranks", lo->name, dims, gc_builtin_name(code));
+    return 1;
+}
+
+const gc_fix_pass gc_fix_rank_align = {
+    .id = "rank_align",
+    .fix_id = "fix.broadcast.rank4",
+    .summary = "mixed-rank elementwise op -> RESHAPE the lower-rank operand to the same rank",
+    .anchors = anchors,
+    .exactness = GC_FIX_BIT_EXACT,
+    .scope = GC_FIX_SCOPE_REFUSED,
+    .risk = "classic.mixed_rank_broadcast",
+    .apply = apply,
+};
