@@ -6,7 +6,8 @@
  * softmax axes, the [1,1,S,S] mask ADD onto a BATCH_MATMUL result (LiteRT #8593),
  * approximated GELU / Swish, large constants that look like folded products, constants
  * beyond the fp16 range, model outputs also consumed inside the graph; classic only:
- * mixed-rank broadcasts (LiteRT #8980) and ignored BATCH_MATMUL adj flags (#8913).
+ * mixed-rank broadcasts (LiteRT #8980) and ignored BATCH_MATMUL adj flags (#8913); and
+ * one measured by us: POW of a runtime base is NaN for negative bases on the GPU.
  */
 #include "check_int.h"
 
@@ -142,6 +143,18 @@ static void lint_node(const lctx *L, int32_t i, gc_target target) {
                  "split the reduction into partial sums, scale before summing, or request fp32 precision",
                  "%s over %lld elements accumulates in fp16 on the GPU: totals above 65504 become inf/NaN "
                  "(LiteRT #9249)", gc_builtin_name(c), (long long)n);
+        break;
+    }
+    case GC_OP_POW: {
+        /* measured on an NVIDIA H200 (LiteRT.js 2.5.3, ML Drift over WebGPU): POW with a
+         * negative base returns NaN where the CPU gives x^n for integral n (28 of 64
+         * values of a test model; dp_net's outputs went NaN once fully delegated) */
+        const gc_tensor *base = in0, *ex = T(L, op->n_inputs > 1 ? op->inputs[1] : -1);
+        if (base && !gc_tensor_is_const(L->m, base))
+            emit(L, i, "gpu.pow_negative_base", GC_RISK_WARN,
+                 ex && gc_tensor_is_const(L->m, ex) ? "POW(x, 2) -> MUL(x, x) (gpuclean fix: pow_square); x**n as repeated multiplication"
+                                                    : "write x**n as repeated multiplication, or |x|**n with the sign applied",
+                 "POW of a runtime base: the GPU returns NaN for negative bases (measured on the LiteRT GPU accelerator)");
         break;
     }
     case GC_OP_L2_NORMALIZATION:
