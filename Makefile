@@ -5,7 +5,7 @@
 #   make asan       C tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make ubsan      C tests under UndefinedBehaviorSanitizer alone
 #   make fuzz       libFuzzer target (clang) build/fuzz_read; FUZZ_SECONDS=60 make fuzz-run
-#   make demo       the main job on the built-in default model
+#   make demo       install what it needs, then the main job on the built-in default model
 #   make bench      benchmarks (bench/)
 #   make install PREFIX=/usr/local
 CC      ?= cc
@@ -89,7 +89,9 @@ build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
 fuzz-run: build/fuzz_read
 	./fuzz/run.sh $(FUZZ_SECONDS)
 
-demo: all $(BUILD)/demo-model
+demo:
+	./tools/setup.sh
+	$(MAKE) all $(BUILD)/demo-model
 	./tools/demo.sh
 
 bench: all
