@@ -46,19 +46,22 @@ static void w_reserve(wbuf *w, size_t extra) {
     w->b = q; w->cap = nc;
 }
 
-static size_t w_put(wbuf *w, const void *p, size_t n) {
-    w_reserve(w, n);
+static inline size_t w_put(wbuf *w, const void *p, size_t n) {
+    if (w->n + n > w->cap) w_reserve(w, n);
     if (w->oom) return 0;
     size_t at = w->n;
     if (!n) return at;
-    if (p) memcpy(w->b + at, p, n); else memset(w->b + at, 0, n);
+    if (p) memcpy(w->b + at, p, n);
+    else if (n <= 8) for (size_t i = 0; i < n; i++) w->b[at + i] = 0;
+    else memset(w->b + at, 0, n);
     w->n += n;
     return at;
 }
 
-/* pad so that (n + off) % align == 0 */
+/* pad so that (n + off) % align == 0 (align is a power of two) */
 static void w_pad(wbuf *w, size_t align, size_t off) {
-    while (!w->oom && (w->n + off) % align) w_put(w, NULL, 1);
+    size_t pad = (align - (w->n + off) % align) % align;
+    if (pad) w_put(w, NULL, pad);
 }
 
 static void w_patch_ref(wbuf *w, size_t field, size_t target) {
@@ -108,7 +111,7 @@ static size_t tb_end(wbuf *w, tb *t) {
     size_t vtbytes = 4 + 2 * (size_t)nf;
     /* table must start at 4 mod 8; the vtable sits right before it (2-aligned) */
     w_pad(w, 2, 0);
-    while (!w->oom && (w->n + vtbytes) % 8 != 4) w_put(w, NULL, 2);
+    w_put(w, NULL, (8 + 4 - (w->n + vtbytes) % 8) % 8);   /* an even count: n stays even */
     size_t vpos = w_put(w, vt, vtbytes);
     size_t tpos = w_put(w, NULL, tsize);
     if (w->oom) return 0;
@@ -165,7 +168,9 @@ static size_t write_options(writer *c, const gc_options *o, bool second) {
     if (o->raw) {
         /* unknown table: vtable verbatim, table bytes verbatim with a new soffset */
         w_pad(w, 2, 0);
-        while (!w->oom && (w->n + o->raw_vt_len) % 8 != o->raw_mod8) w_put(w, NULL, 2);
+        /* the table at its old offset mod 8 — rounded down to even, since we write
+         * vtables at even offsets (a hostile file may have had an odd one) */
+        w_put(w, NULL, (8 + (o->raw_mod8 & 6u) - (w->n + o->raw_vt_len) % 8) % 8);
         size_t vpos = w_put(w, o->raw, o->raw_vt_len);
         size_t tpos = w_put(w, o->raw + o->raw_vt_len, o->raw_len - o->raw_vt_len);
         if (w->oom) return 0;

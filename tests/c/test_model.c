@@ -275,3 +275,21 @@ GC_TEST(model_hostile_named_errors) {
     /* weights stored after the flatbuffer, file cut short: data outside the file */
     expect_refused(nothing, "lies outside the file", true, 64);
 }
+
+/* A verbatim options table that sat at an odd file offset (only a hostile file does
+ * that) must not stop the writer from placing it (it once looped forever). */
+GC_TEST(model_unknown_options_odd_offset) {
+    gc_model *m = build_hostile();
+    static const uint8_t raw[] = { 6, 0, 8, 0, 4, 0, 0, 0, 0, 0, 7, 0, 0, 0 };
+    gc_op *op = &m->subgraphs[0].ops[2];
+    memset(&op->opt, 0, sizeof op->opt);
+    op->opt.type = 251; op->opt.raw = raw; op->opt.raw_len = sizeof raw; op->opt.raw_vt_len = 6;
+    op->opt.raw_mod8 = 5;
+    char err[512]; uint8_t *bytes; size_t n;
+    CHECK(gc_model_write_mem(m, NULL, &bytes, &n, err, sizeof err) == GC_OK);
+    gc_model *r = gc_model_read_mem(bytes, n, err, sizeof err);
+    CHECK_MSG(r != NULL, "%s", err);
+    if (r) { CHECK_MSG(gc_model_equal(m, r, err, sizeof err), "%s", err); gc_model_free(r); }
+    free(bytes);
+    gc_model_free(m);
+}
