@@ -30,6 +30,7 @@
 
 #include "model/schema.h"
 #include "verify/npy.h"
+#include "interp/interp.h"
 
 /* ---- the slice of the LiteRT C API we use ------------------------------------------- */
 
@@ -229,52 +230,16 @@ static const char *lib_version(void) {
     return v;
 }
 
-/* ---- deterministic inputs (the same recipe as runner.mjs) -------------------------------- */
-
-static uint64_t splitmix64(uint64_t x) {
-    uint64_t z = x + 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-typedef struct { uint64_t s; } rng64;
-static double rng_uniform(rng64 *r) {               /* [0,1), 53 bits: xorshift64* */
-    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
-    return (double)((r->s * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
-}
+/* ---- deterministic inputs: one definition for the whole project (interp/inputs.c,
+ * the same bytes as runner.mjs and the oracle for float32 / int32 / uint8) ------------- */
 
 static bool gen_input(int gct, void *data, size_t n, int k, int sig, const gc_lrt_opts *o) {
-    rng64 r = { splitmix64(splitmix64(splitmix64(o->seed) ^ (uint64_t)sig) ^ (uint64_t)k) };
-    if (!r.s) r.s = 1;
-    bool rnd = o->input_kind == GC_LRT_IN_RANDOM;
-    if (gct == GC_T_FLOAT32) {
-        float *x = data;
-        if (!rnd) for (size_t i = 0; i < n; i++) x[i] = (float)(0.5 + 0.5 * sin(0.37 * (double)i + k));
-        else for (size_t i = 0; i < n; i += 2) {
-            double u1 = 1.0 - rng_uniform(&r), u2 = rng_uniform(&r), m = sqrt(-2.0 * log(u1));
-            x[i] = (float)(m * cos(2 * M_PI * u2));
-            if (i + 1 < n) x[i + 1] = (float)(m * sin(2 * M_PI * u2));
-        }
-        return true;
-    }
-    /* Integer-like inputs: small non-negative values (indices, lengths, masks). */
-    for (size_t i = 0; i < n; i++) {
-        int64_t v;
-        if (gct == GC_T_UINT8) v = rnd ? (int64_t)(rng_uniform(&r) * 256) : (int64_t)((i * 37 + (size_t)k) % 256);
-        else if (gct == GC_T_BOOL) v = rnd ? (int64_t)(rng_uniform(&r) * 2) : (int64_t)((i + (size_t)k) % 2);
-        else v = rnd ? (int64_t)(rng_uniform(&r) * 3) : (int64_t)((i * 7 + (size_t)k) % 3);
-        switch (gct) {
-        case GC_T_INT32: ((int32_t *)data)[i] = (int32_t)v; break;
-        case GC_T_UINT8: case GC_T_BOOL: ((uint8_t *)data)[i] = (uint8_t)v; break;
-        case GC_T_INT8: ((int8_t *)data)[i] = (int8_t)v; break;
-        case GC_T_INT16: ((int16_t *)data)[i] = (int16_t)v; break;
-        case GC_T_INT64: ((int64_t *)data)[i] = v; break;
-        case GC_T_UINT16: ((uint16_t *)data)[i] = (uint16_t)v; break;
-        case GC_T_UINT32: ((uint32_t *)data)[i] = (uint32_t)v; break;
-        default: return false;
-        }
-    }
-    return true;
+    gc_tview v;
+    memset(&v, 0, sizeof v);
+    v.dtype = gct; v.rank = 1; v.shape[0] = (int32_t)n; v.data = data;
+    v.nbytes = n * (size_t)gc_type_size(gct);
+    if (o->input_kind == GC_LRT_IN_RANDOM) return gc_fill_random(&v, o->seed, sig, k) == GC_OK;
+    return gc_fill_pattern_sin(&v, k) == GC_OK;
 }
 
 /* Fill `dst` (gct, n elements) from an .npy, converting numeric dtypes. */
