@@ -393,6 +393,20 @@ static inline int64_t bias_at(const conv_data *d, int oc) {
                         size_t xi = (((size_t)b * d->H + iy) * d->W + ix) * d->C;            \
                         if (d->kind == K_DW) {                                               \
                             const int32_t *wk = d->wq + ((size_t)ky * d->KW + kx) * OC;      \
+                            /* 8-bit, multiplier 1: typed loads, vectorisable; integer sums \
+                             * are exact, so the result is the same in any order */         \
+                            if (d->mult == 1 && dt == GC_T_UINT8) {                          \
+                                const uint8_t *xp = (const uint8_t *)xr->data + xi;          \
+                                for (int32_t c = 0; c < d->C; c++)                           \
+                                    acc[c] += (ACC_T)((int32_t)xp[c] + d->x_off) * wk[c];    \
+                                continue;                                                    \
+                            }                                                                \
+                            if (d->mult == 1 && dt == GC_T_INT8) {                           \
+                                const int8_t *xp = (const int8_t *)xr->data + xi;            \
+                                for (int32_t c = 0; c < d->C; c++)                           \
+                                    acc[c] += (ACC_T)((int32_t)xp[c] + d->x_off) * wk[c];    \
+                                continue;                                                    \
+                            }                                                                \
                             for (int32_t c = 0; c < d->C; c++) {                             \
                                 ACC_T xv = gc_qget(dt, xr->data, xi + (size_t)c) + d->x_off; \
                                 for (int32_t m = 0; m < d->mult; m++)                        \
