@@ -35,13 +35,14 @@ typedef struct {
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean run MODEL [--signature NAME|INDEX] [--input NAME_OR_INDEX=FILE.npy]...\n"
                "           [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc] --out DIR\n"
-               "           [--dump-all] [--runs N] [--int-arith tflite|xnnpack]\n"
+               "           [--dump-all] [--runs N] [--threads N] [--int-arith tflite|xnnpack]\n"
                "  Runs MODEL on gpuclean's reference interpreter. Inputs not given as files are made\n"
                "  by --pattern sin (default; input k: 0.5+0.5*sin(0.37*i+k), the oracle's pattern) or\n"
                "  --random SEED (float N(0,1), integers in valid ranges). --precision fp16 stores every\n"
                "  float tensor as half (the GPU's storage); fp16-acc also rounds inside accumulations.\n"
                "  Writes DIR/output_<k>.npy, DIR/input_<k>.npy, DIR/manifest.json; --dump-all adds\n"
                "  DIR/tensors/s<subgraph>_t<tensor>.npy for every op output. --runs N times N invokes.\n"
+               "  --threads N splits float convolutions over N threads (identical results).\n"
                "  --int-arith: how quantized kernels rescale: tflite (TFLite's reference kernels,\n"
                "  default) or xnnpack (float scale, round half to even, as LiteRT's CPU runtime).\n");
     return f == stdout ? 0 : 2;
@@ -141,7 +142,7 @@ int gc_cli_run(int argc, char **argv) {
     const char *model_path = NULL, *sig_arg = NULL, *out_dir = NULL, *prec_arg = "fp32", *qmode_arg = "tflite";
     input_arg ins[MAX_INPUTS]; int n_ins = 0;
     bool random = false, dump_all = false;
-    uint64_t seed = 0; long runs = 1;
+    uint64_t seed = 0; long runs = 1, threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -162,6 +163,10 @@ int gc_cli_run(int argc, char **argv) {
             unsigned long long s = strtoull(val, &end, 10);
             if (*end || errno || val[0] == '-') return gc_cli_usage_error("run", "--random needs a non-negative integer seed, not '%s'", val);
             seed = s; random = true;
+        } else if (!strcmp(a, "--threads")) {
+            NEED();
+            char *end; threads = strtol(val, &end, 10);
+            if (*end || threads < 1 || threads > 16) return gc_cli_usage_error("run", "--threads needs an integer 1..16, not '%s'", val);
         } else if (!strcmp(a, "--runs")) {
             NEED();
             char *end; runs = strtol(val, &end, 10);
@@ -209,7 +214,8 @@ int gc_cli_run(int argc, char **argv) {
             goto done;
         }
     }
-    gc_interp_opts o = { .precision = (gc_precision)prec, .qmode = (gc_qmode)qmode, .signature = sig };
+    gc_interp_opts o = { .precision = (gc_precision)prec, .qmode = (gc_qmode)qmode, .signature = sig,
+                         .threads = (int)threads };
     if (dump_all) { o.on_node = on_node; o.ask = ask_node; o.user = &dc; dc.enabled = true; }
     it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) { fprintf(stderr, "gpuclean run: %s: %s\n", model_path, err); goto done; }

@@ -522,6 +522,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .fp16 = it->o.precision != GC_PREC_FP32,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
+                   .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
         gc_node *n = &f->nodes[i];
@@ -732,6 +733,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .fp16 = it->o.precision != GC_PREC_FP32,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
+                   .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];
@@ -832,3 +834,32 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
 }
 
 bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }
+
+/* ---- threads ------------------------------------------------------------------------ */
+
+#include <pthread.h>
+
+typedef struct { void (*fn)(void *, int, int); void *arg; int i, n; } gc_job;
+
+static void *gc_job_run(void *p) {
+    gc_job *j = p;
+    j->fn(j->arg, j->i, j->n);
+    return NULL;
+}
+
+void gc_parallel(int n, void (*fn)(void *arg, int i, int n), void *arg) {
+    if (n > GC_MAX_THREADS) n = GC_MAX_THREADS;
+    if (n <= 1) { fn(arg, 0, 1); return; }
+    pthread_t th[GC_MAX_THREADS];
+    gc_job jobs[GC_MAX_THREADS];
+    bool started[GC_MAX_THREADS] = {0};
+    for (int i = 1; i < n; i++) {
+        jobs[i] = (gc_job){ fn, arg, i, n };
+        started[i] = pthread_create(&th[i], NULL, gc_job_run, &jobs[i]) == 0;
+    }
+    fn(arg, 0, n);
+    for (int i = 1; i < n; i++) {
+        if (started[i]) pthread_join(th[i], NULL);
+        else fn(arg, i, n);          /* could not start a thread: do its share here */
+    }
+}

@@ -93,7 +93,8 @@ typedef struct {
     gc_on_node_fn on_node;      /* may be NULL */
     gc_ask_node_fn ask;         /* may be NULL: every node is reported */
     void *user;
-    int threads;                /* reserved: 0/1 = single thread */
+    int threads;                /* 0/1 = single thread; N: float CONV_2D / DEPTHWISE_CONV_2D
+                                   split their output rows over N threads (same results) */
 } gc_interp_opts;
 
 typedef struct {

@@ -88,8 +88,14 @@ typedef struct gc_ctx {
     bool fp16;                  /* precision != FP32 */
     bool acc16;                 /* precision == FP16_ACC */
     bool xnn;                   /* qmode == GC_QMODE_XNNPACK */
+    int threads;                /* >= 1: worker threads a kernel may split its outputs over */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
+
+#define GC_MAX_THREADS 16
+/* Run fn(arg, i, n) for i = 0..n-1 on up to n threads (i = 0 on the calling thread).
+ * Kernels use it to split independent outputs, so results do not depend on n. */
+void gc_parallel(int n, void (*fn)(void *arg, int i, int n), void *arg);
 
 typedef gc_status (*gc_prepare_fn)(gc_ctx *ctx, gc_node *n);
 typedef gc_status (*gc_eval_fn)(gc_ctx *ctx, gc_node *n);

@@ -248,8 +248,8 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
     }
     if (d->kind == K_TCONV && d->dt != GC_T_FLOAT32)   /* the whole output, int64 */
         d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->B * d->OH * d->OW * d->OC * sizeof(int64_t));
-    else
-        d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->OC * 8 + 64);
+    else   /* one accumulator row per thread (conv_job) */
+        d->acc_slot = gc_ctx_scratch(ctx, n, ((size_t)d->OC * 8 + 64) * (size_t)(ctx->threads > 0 ? ctx->threads : 1));
     n->data = d;
     int32_t shp[4] = { d->B, d->OH, d->OW, d->OC };
     return gc_set_shape(ctx, y, 4, shp);
@@ -257,12 +257,13 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
 
 /* ---- float ---------------------------------------------------------------------------- */
 
-GC_CLONES static void conv_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *wt, const float *bias,
-                     float *y, float *acc) {
-    const bool a16 = ctx->acc16;
+/* rows r0..r1-1 of the output, r = b * OH + oy (threads take disjoint row ranges; each
+ * output's accumulation order is the same whatever the split) */
+GC_CLONES static void conv_f32(bool a16, const conv_data *d, const float *x, const float *wt, const float *bias,
+                     float *y, float *acc, int64_t r0, int64_t r1) {
     const int32_t OC = d->OC, ICg = d->ICg, OCg = d->OC / d->G;
-    for (int32_t b = 0; b < d->B; b++)
-        for (int32_t oy = 0; oy < d->OH; oy++)
+    for (int64_t r = r0; r < r1; r++) {
+            const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
             for (int32_t ox = 0; ox < d->OW; ox++) {
                 for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
                 for (int32_t ky = 0; ky < d->KH; ky++) {
@@ -292,14 +293,14 @@ GC_CLONES static void conv_f32(gc_ctx *ctx, const conv_data *d, const float *x, 
                     yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
                 }
             }
+    }
 }
 
-GC_CLONES static void dw_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *w, const float *bias,
-                   float *y, float *acc) {
-    const bool a16 = ctx->acc16;
+GC_CLONES static void dw_f32(bool a16, const conv_data *d, const float *x, const float *w, const float *bias,
+                   float *y, float *acc, int64_t r0, int64_t r1) {
     const int32_t OC = d->OC, M = d->mult;
-    for (int32_t b = 0; b < d->B; b++)
-        for (int32_t oy = 0; oy < d->OH; oy++)
+    for (int64_t r = r0; r < r1; r++) {
+            const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
             for (int32_t ox = 0; ox < d->OW; ox++) {
                 for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
                 for (int32_t ky = 0; ky < d->KH; ky++) {
@@ -328,6 +329,24 @@ GC_CLONES static void dw_f32(gc_ctx *ctx, const conv_data *d, const float *x, co
                     yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
                 }
             }
+    }
+}
+
+/* the float CONV_2D / DEPTHWISE_CONV_2D work, split by output rows over threads */
+typedef struct {
+    const conv_data *d; bool a16;
+    const float *x, *w, *bias; float *y;
+    char *acc;                  /* one accumulator row per thread, acc_stride bytes apart */
+    size_t acc_stride;
+} conv_job;
+
+static void conv_job_run(void *arg, int i, int n) {
+    const conv_job *j = arg;
+    const int64_t rows = (int64_t)j->d->B * j->d->OH;
+    int64_t r0 = rows * i / n, r1 = rows * (i + 1) / n;
+    float *acc = (float *)(j->acc + (size_t)i * j->acc_stride);
+    if (j->d->kind == K_CONV) conv_f32(j->a16, j->d, j->x, j->w, j->bias, j->y, acc, r0, r1);
+    else dw_f32(j->a16, j->d, j->x, j->w, j->bias, j->y, acc, r0, r1);
 }
 
 GC_CLONES static void tconv_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *wt, const float *bias, float *y) {
@@ -495,10 +514,17 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
             }
         }
         const float *bias = b ? (const float *)b->data : NULL;
-        float *acc = (float *)n->scratch[d->acc_slot];
-        if (d->kind == K_CONV) conv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data, acc);
-        else if (d->kind == K_DW) dw_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data, acc);
-        else tconv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data);
+        if (d->kind == K_TCONV) { tconv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data); return GC_OK; }
+        conv_job j = { d, ctx->acc16, (const float *)x->data, wt, bias, (float *)y->data,
+                       (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
+        int64_t rows = (int64_t)d->B * d->OH;
+        /* threads only when each has real work: >= 2 rows and ~64k multiply-adds */
+        int64_t work = rows * d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
+        int nt = ctx->threads;
+        if (nt > rows) nt = (int)rows;
+        if (work < 65536LL * nt) nt = (int)(work / 65536) > 1 ? (int)(work / 65536) : 1;
+        if (nt > ctx->threads) nt = ctx->threads;
+        gc_parallel(nt, conv_job_run, &j);
         return GC_OK;
     }
     if (d->kind == K_TCONV) { tconv_q(d, x, y, (int64_t *)n->scratch[d->acc_slot]); return GC_OK; }
