@@ -34,8 +34,9 @@ timecmd=""
 [ -x /usr/bin/time ] && timecmd="/usr/bin/time -f %M"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 get() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@" 2>/dev/null; }
-printf '| model | ours ms (%s) | LiteRT.js CPU ms | ratio | arena MB | no-reuse MB | peak RSS MB |\n' "$prec"
-printf '|---|---:|---:|---:|---:|---:|---:|\n'
+ncpu=$(nproc 2>/dev/null || echo 1)
+printf '| model | ours ms (%s, 1 thread) | ours ms (%s threads) | LiteRT.js CPU ms | ratio (1 thread) | arena MB | no-reuse MB | peak RSS MB |\n' "$prec" "$ncpu"
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for f in "${models[@]}"; do
   m=$(basename "$f" .tflite)
   if [ -n "$timecmd" ]; then
@@ -45,8 +46,10 @@ for f in "${models[@]}"; do
     "$bin" run "$f" --precision "$prec" --runs $((runs + 1)) --out "$tmp/$m" > /dev/null 2> "$tmp/$m.err"; rc=$?
     rss=""
   fi
-  if [ $rc -ne 0 ]; then printf '| %s | error: %s | | | | | |\n' "$m" "$(head -1 "$tmp/$m.err")"; continue; fi
+  if [ $rc -ne 0 ]; then printf '| %s | error: %s | | | | | | |\n' "$m" "$(head -1 "$tmp/$m.err")"; continue; fi
   ours=$(get "$tmp/$m/manifest.json" "r['timings_ms']['avg_invoke']")
+  "$bin" run "$f" --precision "$prec" --runs $((runs + 1)) --threads "$ncpu" --out "$tmp/${m}_mt" > /dev/null 2>&1
+  ours_mt=$(get "$tmp/${m}_mt/manifest.json" "r['timings_ms']['avg_invoke']")
   arena=$(get "$tmp/$m/manifest.json" "round(r['memory']['arena_bytes']/1048576, 2)")
   naive=$(get "$tmp/$m/manifest.json" "round(r['memory']['naive_bytes']/1048576, 2)")
   js="n/a"; ratio="n/a"
@@ -56,5 +59,5 @@ for f in "${models[@]}"; do
     [ -n "$js" ] && [ "$js" != "None" ] && ratio=$(python3 -c "print(round($ours / $js, 2))") || js="n/a"
   fi
   [ -n "$rss" ] && rss=$(python3 -c "print(round($rss / 1024, 1))")
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$m" "$ours" "$js" "$ratio" "$arena" "$naive" "${rss:-n/a}"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$m" "$ours" "${ours_mt:-n/a}" "$js" "$ratio" "$arena" "$naive" "${rss:-n/a}"
 done
