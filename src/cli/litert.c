@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "common/common.h"
+#include "model/model.h"
 #include "runtime/litert.h"
 #include "verify/npy.h"
 
@@ -91,6 +92,12 @@ static int check_model(const char *path) {
     size_t n = fread(h, 1, sizeof h, f);
     fclose(f);
     if (n < 8 || memcmp(h + 4, "TFL3", 4)) return gc_cli_usage_error("litert", "%s: not a .tflite model (no TFL3 file identifier)", path);
+    /* a malformed model is bad input (exit 2), not a runtime finding: verify it with our
+     * reader before handing it to a runtime */
+    char err[512];
+    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    if (!m) return gc_cli_usage_error("litert", "%s: %s", path, err);
+    gc_model_free(m);
     return 0;
 }
 
