@@ -79,7 +79,7 @@ ubsan:
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 fuzz: build/fuzz_read build/fuzz_replay
-FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/report/*.c)
+FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/report/*.c src/check/*.c)
 build/fuzz_read: fuzz/fuzz_read.c $(FUZZ_SRC)
 	@mkdir -p build
 	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)

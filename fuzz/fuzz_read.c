@@ -1,4 +1,5 @@
-/* fuzz_read.c — libFuzzer target: read → verify → inspect (text and JSON) → write →
+/* fuzz_read.c — libFuzzer target: read → verify → inspect (text and JSON) → GPU check
+ * (both targets) → write →
  * re-read → structural equality. Any crash, sanitizer report or a model that reads
  * but does not survive its own round trip is a bug. Inputs over 8 MiB are skipped. */
 #include <stdint.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include "model/model.h"
 #include "report/report.h"
+#include "check/check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (8u << 20)) return 0;
@@ -21,6 +23,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gc_inspect_json(m, "fuzz", &s);
     gc_model_warnings(m, &s);
     gc_str_free(&s);
+    /* the GPU checker on whatever the reader accepted, both targets, text and JSON */
+    for (int t = 0; t < 2; t++) {
+        gc_check_result *r = gc_check(m, t == 0 ? GC_TARGET_MLDRIFT : GC_TARGET_CLASSIC, err, sizeof err);
+        if (r) {
+            gc_str c = {0};
+            gc_check_text(r, m, "fuzz", true, &c);
+            gc_check_json(r, m, "fuzz", &c);
+            gc_str_free(&c);
+            gc_check_free(r);
+        }
+    }
     uint8_t *out; size_t n;
     for (int ext = 0; ext < 2; ext++) {
         gc_write_opts wo = { .force_external = ext };
