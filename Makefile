@@ -4,7 +4,8 @@
 #   make ctest      the C unit tests only
 #   make asan       C tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make ubsan      C tests under UndefinedBehaviorSanitizer alone
-#   make fuzz       libFuzzer target (clang) build/fuzz_read; FUZZ_SECONDS=60 make fuzz-run
+#   make fuzz       libFuzzer targets (clang): build/fuzz_read (model + check), build/fuzz_interp;
+#                   FUZZ_SECONDS=60 make fuzz-run
 #   make demo       install what it needs, then the main job on the built-in default model
 #   make bench      benchmarks (bench/)
 #   make install PREFIX=/usr/local
@@ -78,9 +79,13 @@ ubsan:
 # ---- fuzzing (needs clang with libFuzzer) --------------------------------------
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-fuzz: build/fuzz_read build/fuzz_replay
+fuzz: build/fuzz_read build/fuzz_replay build/fuzz_interp
 FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/report/*.c src/check/*.c)
 build/fuzz_read: fuzz/fuzz_read.c $(FUZZ_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
+INTERP_FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/interp/*.c src/interp/kernels/*.c)
+build/fuzz_interp: fuzz/fuzz_interp.c $(INTERP_FUZZ_SRC)
 	@mkdir -p build
 	$(FUZZ_CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all -o $@ $^ $(LDLIBS)
 build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
