@@ -26,7 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!m) return 0;
     if (small_enough(m)) {
         for (int p = 0; p < 3; p += 2) {
-            gc_interp_opts o = { .precision = (gc_precision)p, .signature = GC_SIG_AUTO };
+            gc_interp_opts o = { .precision = (gc_precision)p, .signature = GC_SIG_AUTO,
+                                  .max_tensor_bytes = 16u << 20 };
             gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
             if (!it) continue;
             if (gc_interp_prepare(it) == GC_OK) {

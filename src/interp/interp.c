@@ -122,6 +122,12 @@ gc_status gc_set_shape(gc_ctx *ctx, gc_rt *t, int rank, const int32_t *shape) {
     uint64_t bytes = gc_type_bytes(t->dtype, n);
     GC_UNSUP(ctx, bytes != UINT64_MAX, "tensor %d: type %s has no fixed size", (int)t->index,
              gc_type_name(t->dtype));
+    /* a small file can ask for a huge computed shape (BROADCAST_TO, TILE, FILL with
+     * constant shapes): refuse beyond the limit instead of allocating it */
+    uint64_t cap = ctx->it && ctx->it->o.max_tensor_bytes ? ctx->it->o.max_tensor_bytes : GC_DEFAULT_MAX_TENSOR_BYTES;
+    if (bytes > cap)
+        return gc_fail(ctx, GC_ERR_NOMEM, "tensor %d: %llu bytes, over the limit of %llu (gc_interp_opts.max_tensor_bytes)",
+                       (int)t->index, (unsigned long long)bytes, (unsigned long long)cap);
     t->rank = rank;
     for (int i = 0; i < rank; i++) t->shape[i] = shape[i];
     t->nbytes = (size_t)bytes;

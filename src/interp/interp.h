@@ -54,6 +54,7 @@
 
 #define GC_MAX_RANK 8
 #define GC_SIG_AUTO (-2)
+#define GC_DEFAULT_MAX_TENSOR_BYTES (16ull << 30)
 
 typedef enum { GC_PREC_FP32 = 0, GC_PREC_FP16 = 1, GC_PREC_FP16_ACC = 2 } gc_precision;
 const char *gc_precision_name(gc_precision p);       /* "fp32", "fp16", "fp16-acc" */
@@ -93,6 +94,7 @@ typedef struct {
     gc_on_node_fn on_node;      /* may be NULL */
     gc_ask_node_fn ask;         /* may be NULL: every node is reported */
     void *user;
+    uint64_t max_tensor_bytes;  /* refuse any tensor larger than this (0: 16 GiB) */
     int threads;                /* 0/1 = single thread; N: float CONV_2D / DEPTHWISE_CONV_2D
                                    split their output rows over N threads (same results) */
 } gc_interp_opts;
