@@ -173,11 +173,18 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
     if (d->dw < 1) d->dw = 1;
     if (d->dh < 1) d->dh = 1;
     GC_ENSURE(ctx, d->sw >= 1 && d->sh >= 1, "stride %dx%d", d->sh, d->sw);
+    /* keeps (k - 1) * dilation and positions * stride inside int */
+    GC_ENSURE(ctx, d->sw <= 65536 && d->sh <= 65536 && d->dw <= 65536 && d->dh <= 65536,
+              "stride %dx%d / dilation %dx%d out of range", d->sh, d->sw, d->dh, d->dw);
     GC_UNSUP(ctx, d->act <= GC_ACT_RELU6, "fused activation %d is not supported", d->act);
     GC_ENSURE(ctx, x->rank == 4 && w->rank == 4, "input and filter must be 4-D (NHWC)");
     d->dt = x->dtype;
     d->B = x->shape[0]; d->H = x->shape[1]; d->W = x->shape[2]; d->C = x->shape[3];
     d->KH = w->shape[1]; d->KW = w->shape[2];
+    GC_ENSURE(ctx, d->KH <= 65536 && d->KW <= 65536 && d->H <= (1 << 24) && d->W <= (1 << 24),
+              "kernel %dx%d / input %dx%d out of range", (int)d->KH, (int)d->KW, (int)d->H, (int)d->W);
+    GC_ENSURE(ctx, d->C > 0 && d->KH > 0 && d->KW > 0 && w->shape[0] > 0 && w->shape[3] > 0,
+              "empty input depth or filter (%dx%d kernel, depth %d)", (int)d->KH, (int)d->KW, (int)d->C);
     int K;
     if (d->kind == K_CONV) {
         d->OC = w->shape[0]; d->ICg = w->shape[3];
