@@ -767,7 +767,7 @@ gc_status gc_frame_call(gc_ctx *ctx, gc_frame *f, int n_in, gc_rt *const *ins,
         gc_rt *d = &f->t[s->inputs[k]];
         GC_ENSURE(ctx, d->nbytes == ins[k]->nbytes, "called subgraph %d input %d: %zu bytes given, %zu expected",
                   (int)f->sg, k, ins[k]->nbytes, d->nbytes);
-        if (d->data != ins[k]->data) memmove(d->data, ins[k]->data, d->nbytes);
+        if (d->nbytes && d->data != ins[k]->data) memmove(d->data, ins[k]->data, d->nbytes);
     }
     gc_status st = run_frame(ctx->it, f);
     if (st != GC_OK) { gc_fail(ctx, st, "%s", ctx->it->err); return st; }
@@ -775,7 +775,7 @@ gc_status gc_frame_call(gc_ctx *ctx, gc_frame *f, int n_in, gc_rt *const *ins,
         gc_rt *r = &f->t[s->outputs[k]];
         GC_ENSURE(ctx, r->nbytes == outs[k]->nbytes, "called subgraph %d output %d: %zu bytes, %zu expected",
                   (int)f->sg, k, r->nbytes, outs[k]->nbytes);
-        if (outs[k]->data != r->data) memmove(outs[k]->data, r->data, r->nbytes);
+        if (r->nbytes && outs[k]->data != r->data) memmove(outs[k]->data, r->data, r->nbytes);
     }
     return GC_OK;
 }
