@@ -767,6 +767,8 @@ gc_status gc_frame_call(gc_ctx *ctx, gc_frame *f, int n_in, gc_rt *const *ins,
         gc_rt *d = &f->t[s->inputs[k]];
         GC_ENSURE(ctx, d->nbytes == ins[k]->nbytes, "called subgraph %d input %d: %zu bytes given, %zu expected",
                   (int)f->sg, k, ins[k]->nbytes, d->nbytes);
+        GC_ENSURE(ctx, !d->nbytes || (d->data && ins[k]->data), "called subgraph %d input %d has no storage",
+                  (int)f->sg, k);
         if (d->nbytes && d->data != ins[k]->data) memmove(d->data, ins[k]->data, d->nbytes);
     }
     gc_status st = run_frame(ctx->it, f);
@@ -775,6 +777,8 @@ gc_status gc_frame_call(gc_ctx *ctx, gc_frame *f, int n_in, gc_rt *const *ins,
         gc_rt *r = &f->t[s->outputs[k]];
         GC_ENSURE(ctx, r->nbytes == outs[k]->nbytes, "called subgraph %d output %d: %zu bytes, %zu expected",
                   (int)f->sg, k, r->nbytes, outs[k]->nbytes);
+        GC_ENSURE(ctx, !r->nbytes || (r->data && outs[k]->data), "called subgraph %d output %d is never computed",
+                  (int)f->sg, k);
         if (r->nbytes && outs[k]->data != r->data) memmove(outs[k]->data, r->data, r->nbytes);
     }
     return GC_OK;
