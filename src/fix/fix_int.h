@@ -62,6 +62,10 @@ const void *fx_data(gc_fix_ctx *c, int32_t t, uint64_t *nbytes);
 /* a constant INT32/INT64 tensor read into v (at most cap values); number read, or -1
  * when not a constant integer tensor or longer than cap */
 int fx_const_ints(gc_fix_ctx *c, int32_t t, int64_t *v, int cap);
+/* The n constant indices of tensor t (INT32/INT64), each checked to lie in [0, dim), as
+ * a malloc'd int32 array in *out. Returns 1; 0 after fx_decline (says why); -1 out of
+ * memory. */
+int fx_const_indices(gc_fix_ctx *c, int32_t t, int64_t n, int32_t dim, int32_t **out);
 /* same quantization (both none, or equal per-tensor/per-channel scales and zero points) */
 bool fx_same_quant(const gc_quant *a, const gc_quant *b);
 /* a plain element type passes can move bytes of (fixed size, not packed) */

@@ -91,6 +91,25 @@ int fx_const_ints(gc_fix_ctx *c, int32_t t, int64_t *v, int cap) {
     return (int)n;
 }
 
+int fx_const_indices(gc_fix_ctx *c, int32_t t, int64_t n, int32_t dim, int32_t **out) {
+    *out = NULL;
+    int64_t *v = malloc(sizeof(int64_t) * (size_t)n);
+    int32_t *w = malloc(sizeof(int32_t) * (size_t)n);
+    if (!v || !w) { free(v); free(w); return -1; }
+    if (fx_const_ints(c, t, v, (int)n) != n) { free(v); free(w); return fx_decline(c, "indices are not INT32/INT64"); }
+    for (int64_t i = 0; i < n; i++) {
+        if (v[i] < 0 || v[i] >= dim) {
+            long long bad = (long long)v[i];
+            free(v); free(w);
+            return fx_decline(c, "index %lld is outside [0, %d)", bad, dim);
+        }
+        w[i] = (int32_t)v[i];
+    }
+    free(v);
+    *out = w;
+    return 1;
+}
+
 static bool quant_empty(const gc_quant *q) {
     return !q || (q->n_scale == 0 && q->n_zero_point == 0 && q->details_type == 0);
 }

@@ -35,19 +35,9 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     int64_t n = ind.shape[0];
     if (n <= 0 || n > (1 << 20)) return fx_decline(c, "%lld indices", (long long)n);
     if (y.rank != p.rank || y.shape[axis] != n) return fx_decline(c, "unexpected output shape");
-    int64_t *v = malloc(sizeof(int64_t) * (size_t)n);
-    int32_t *w = malloc(sizeof(int32_t) * (size_t)n);
-    if (!v || !w) { free(v); free(w); return -1; }
-    if (fx_const_ints(c, ind.index, v, (int)n) != n) { free(v); free(w); return fx_decline(c, "indices are not INT32/INT64"); }
-    for (int64_t i = 0; i < n; i++) {
-        if (v[i] < 0 || v[i] >= p.shape[axis]) {
-            long long bad = (long long)v[i];
-            free(v); free(w);
-            return fx_decline(c, "index %lld is outside [0, %d)", bad, p.shape[axis]);
-        }
-        w[i] = (int32_t)v[i];
-    }
-    free(v);
+    int32_t *w;
+    int got = fx_const_indices(c, ind.index, n, p.shape[axis], &w);
+    if (got <= 0) return got;
     int runs = fx_row_runs(w, n);
     if (runs > GC_FIX_MAX_RUNS) {
         free(w);

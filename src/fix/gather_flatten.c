@@ -48,18 +48,9 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     int32_t at = op, idx;
     if (ind.is_const) {
         if (n > (16 << 20)) return fx_decline(c, "too many constant indices");
-        int64_t *v = malloc(sizeof(int64_t) * (size_t)n);
-        int32_t *w = malloc(sizeof(int32_t) * (size_t)n);
-        if (!v || !w) { free(v); free(w); return -1; }
-        if (fx_const_ints(c, ind.index, v, (int)n) != n) { free(v); free(w); return fx_decline(c, "indices are not INT32/INT64"); }
-        for (int64_t i = 0; i < n; i++) {
-            if (v[i] < 0 || v[i] >= p.shape[axis]) {
-                long long bad = (long long)v[i];
-                free(v); free(w);
-                return fx_decline(c, "index %lld is outside [0, %d)", bad, p.shape[axis]);
-            }
-            w[i] = (int32_t)v[i];
-        }
+        int32_t *w;
+        int got = fx_const_indices(c, ind.index, n, p.shape[axis], &w);
+        if (got <= 0) return got;
         /* a 2-D grid of indices affine in both axes (audio framing: frame f, tap k ->
          * f * hop + k): one strided slice per column k, stacked on a new axis */
         int32_t g0 = ind.rank == 2 ? ind.shape[0] : 0, g1 = ind.rank == 2 ? ind.shape[1] : 0;
@@ -69,7 +60,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
             affine = w[i] == base + a * (int32_t)(i / g1) + bstep * (int32_t)(i % g1);
         int runs = fx_row_runs(w, n);
         if (affine && g1 < runs) {
-            free(v); free(w);
+            free(w);
             int32_t parts[GC_FIX_MAX_RUNS];
             int32_t sshape[GC_FIX_MAXR], rshape[GC_FIX_MAXR];
             for (int d = 0; d < p.rank; d++) sshape[d] = d == axis ? g0 : p.shape[d];
@@ -105,7 +96,6 @@ static int apply(gc_fix_ctx *c, int32_t op) {
         }
         if (runs <= GC_FIX_MAX_RUNS) {
             /* no GATHER at all: slices of runs of rows (+ CONCATENATION), RESHAPE */
-            free(v);
             int32_t g = fx_new_tensor(c, y.name, "rows", p.type, gr, gshape, y.quant);
             at = g < 0 ? -1 : fx_add_row_select(c, at, p.index, g, axis, w, n);
             free(w);
@@ -117,7 +107,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
             return 1;
         }
         idx = fx_const_i32(c, y.name, "indices", (int)n, w);
-        free(v); free(w);
+        free(w);
         if (idx < 0) return -1;
         fx_note(c, "1-D constant indices [%lld], ", (long long)n);
     } else {
