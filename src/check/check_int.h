@@ -284,4 +284,7 @@ int gc_flex_root_get(gc_flex fb, const char *key, int64_t *i, double *f);
  * returns the element count (capped at cap) or -1 when absent */
 int gc_flex_root_get_ivec2(gc_flex fb, const char *key1, const char *key2, int64_t *v, int cap);
 
+/* the delegates' BHWC view of a tensor (ExtractTensorShape, gpu-delegate-rules.md §2.1) */
+void gc_bhwc(const gc_tensor *t, int32_t s[4]);
+
 #endif

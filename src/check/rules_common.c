@@ -506,3 +506,17 @@ int gc_type_filter(const gc_rctx *c, gc_hit *h) {
     GC_TRY(filter_list(c, h, c->in, c->n_in, s.in));
     return filter_list(c, h, c->op->outputs, c->op->n_outputs, s.out);
 }
+
+/* ExtractTensorShape (§2.1): rank 1 [a] -> (a,1,1,1), 2 -> (a,1,1,b), 3 -> (a,1,b,c),
+ * 4 as is; other ranks (and no tensor) -> (1,1,1,1). */
+void gc_bhwc(const gc_tensor *t, int32_t s[4]) {
+    s[0] = s[1] = s[2] = s[3] = 1;
+    if (!t) return;
+    switch (t->rank) {
+    case 1: s[0] = t->shape[0]; break;
+    case 2: s[0] = t->shape[0]; s[3] = t->shape[1]; break;
+    case 3: s[0] = t->shape[0]; s[2] = t->shape[1]; s[3] = t->shape[2]; break;
+    case 4: memcpy(s, t->shape, 4 * sizeof(int32_t)); break;
+    default: break;
+    }
+}

@@ -178,17 +178,6 @@ int gc_cl_pool(const gc_rctx *c, gc_hit *h) {
 
 /* ---- custom ops -------------------------------------------------------------------------------- */
 
-static void bhwc(const gc_tensor *t, int32_t s[4]) {
-    s[0] = s[1] = s[2] = s[3] = 1;
-    if (!t) return;
-    switch (t->rank) {
-    case 1: s[0] = t->shape[0]; break;
-    case 2: s[0] = t->shape[0]; s[3] = t->shape[1]; break;
-    case 3: s[0] = t->shape[0]; s[2] = t->shape[1]; s[3] = t->shape[2]; break;
-    case 4: memcpy(s, t->shape, 4 * sizeof(int32_t)); break;
-    default: break;
-    }
-}
 
 /* optional Linear float parameter at `input` whose length must equal channels */
 static int linear_param(const gc_rctx *c, gc_hit *h, int input, int32_t channels, bool allow_empty,
@@ -207,7 +196,7 @@ static int norm_custom(const gc_rctx *c, gc_hit *h, bool has_bias) {
     GC_TRY(gc_pre_outputs(c, h));
     const gc_tensor *x = gc_in(c, 0);
     int32_t s[4];
-    bhwc(x, s);
+    gc_bhwc(x, s);
     GC_TRY(linear_param(c, h, 1, s[3], false, "Scale tensor channels don't match input tensor channels."));
     if (has_bias) GC_TRY(linear_param(c, h, 2, s[3], true, "Bias tensor channels don't match input tensor channels."));
     return 0;
@@ -225,7 +214,7 @@ static int rope(const gc_rctx *c, gc_hit *h) {
     const gc_tensor *src = gc_in(c, 0), *pos = gc_in(c, n == 2 ? 1 : 2);
     if (!src || !pos) GC_REJECT(h, "rope.inputs", -1, "input #%d tensor is not available", src ? (n == 2 ? 1 : 2) : 0);
     int32_t a[4], b[4];
-    bhwc(src, a); bhwc(pos, b);
+    gc_bhwc(src, a); gc_bhwc(pos, b);
     if (a[2] != b[2])
         GC_REJECT(h, "rope.width", -1, "src and pos must have the same width for PositionalEmbedding.");
     for (int k = 0; k < n; k++) GC_TRY(gc_pre_runtime_or_const(c, h, k));
@@ -250,7 +239,7 @@ int gc_ml_custom(const gc_rctx *c, gc_hit *h) {
         if (c->op->n_outputs != 1)
             GC_REJECT(h, "posemb.outputs", -1, "Invalid number of outputs: %d, while expected 1.", c->op->n_outputs);
         int32_t a[4], b[4];
-        bhwc(gc_in(c, 0), a); bhwc(gc_in(c, 1), b);
+        gc_bhwc(gc_in(c, 0), a); gc_bhwc(gc_in(c, 1), b);
         if (a[2] != b[2])
             GC_REJECT(h, "posemb.width", -1, "src and pos must have the same width for PositionalEmbedding.");
         GC_TRY(gc_pre_read_value(c, h, 0));
@@ -366,7 +355,7 @@ static int composite_sdpa(const gc_rctx *c, gc_hit *h) {
     const gc_tensor *q = gc_in(c, 0), *k = gc_in(c, 1), *v = gc_in(c, 2);
     if (!q || !k || !v) GC_REJECT(h, "composite.sdpa_inputs", -1, "Invalid number of inputs: %d, while expected 3 or 4.", c->n_in);
     int32_t sq[4], sk[4], sv[4];
-    bhwc(q, sq); bhwc(k, sk); bhwc(v, sv);
+    gc_bhwc(q, sq); gc_bhwc(k, sk); gc_bhwc(v, sv);
     if (!(sq[3] == sk[3] && sq[3] == sv[3]))
         GC_REJECT(h, "composite.sdpa_channels", -1,
                   "Q, K and V tensors' channels must match, but they are: Q.c = %d, K.c = %d, and V.c = %d.",
@@ -377,7 +366,7 @@ static int composite_sdpa(const gc_rctx *c, gc_hit *h) {
                   sk[0], sk[1], sk[2], sk[3], sv[0], sv[1], sv[2], sv[3]);
     if (c->n_in == 4 && gc_in(c, 3)) {
         int32_t sm[4];
-        bhwc(gc_in(c, 3), sm);
+        gc_bhwc(gc_in(c, 3), sm);
         if (sk[1] != sm[3])
             GC_REJECT(h, "composite.sdpa_mask", gc_in_idx(c, 3),
                       "K tensor's height must match Mask tensor's channels, but they are: K = {%d, %d, %d, %d}, "

@@ -216,24 +216,12 @@ int gc_ml_relu(const gc_rctx *c, gc_hit *h) {
 
 int gc_cl_relu(const gc_rctx *c, gc_hit *h) { return gc_version(c, h, 2); }
 
-/* BHWC mapping of ExtractTensorShape (§2.1) */
-static void bhwc(const gc_tensor *t, int32_t s[4]) {
-    s[0] = s[1] = s[2] = s[3] = 1;
-    if (!t) return;
-    switch (t->rank) {
-    case 1: s[0] = t->shape[0]; break;
-    case 2: s[0] = t->shape[0]; s[3] = t->shape[1]; break;
-    case 3: s[0] = t->shape[0]; s[2] = t->shape[1]; s[3] = t->shape[2]; break;
-    case 4: memcpy(s, t->shape, 4 * sizeof(int32_t)); break;
-    default: break;
-    }
-}
 
 static int prelu_alpha(const gc_rctx *c, gc_hit *h) {
     const gc_tensor *x = gc_in(c, 0), *a = gc_in(c, 1);
     if (!x || !a) GC_REJECT(h, "prelu.alpha", -1, "input #1 tensor is not available");
     int32_t s[4];
-    bhwc(x, s);
+    gc_bhwc(x, s);
     gc_hit lin;
     if (!gc_pre_read_tensor(c, &lin, 1, GC_SH_LINEAR, true)) {
         if (gc_numel_dims(a->shape, a->rank) != s[3])

@@ -11,17 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ExtractTensorShape: rank 1 [a] -> (a,1,1,1), 2 -> (a,1,1,b), 3 -> (a,1,b,c) (§2.1) */
+/* gc_bhwc widened to int64 for the size arithmetic below */
 static void bhwc(const gc_tensor *t, int64_t s[4]) {
-    s[0] = s[1] = s[2] = s[3] = 1;
-    if (!t) return;
-    switch (t->rank) {
-    case 1: s[0] = t->shape[0]; break;
-    case 2: s[0] = t->shape[0]; s[3] = t->shape[1]; break;
-    case 3: s[0] = t->shape[0]; s[2] = t->shape[1]; s[3] = t->shape[2]; break;
-    case 4: for (int i = 0; i < 4; i++) s[i] = t->shape[i]; break;
-    default: break;
-    }
+    int32_t s32[4];
+    gc_bhwc(t, s32);
+    for (int i = 0; i < 4; i++) s[i] = s32[i];
 }
 
 static int64_t div_up(int64_t n, int64_t d) { return d ? (n + d - 1) / d : 0; }
