@@ -270,36 +270,36 @@ GC_CLONES static void conv_f32(bool a16, const conv_data *d, const float *x, con
                      float *y, float *acc, int64_t r0, int64_t r1) {
     const int32_t OC = d->OC, ICg = d->ICg, OCg = d->OC / d->G;
     for (int64_t r = r0; r < r1; r++) {
-            const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
-            for (int32_t ox = 0; ox < d->OW; ox++) {
-                for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
-                for (int32_t ky = 0; ky < d->KH; ky++) {
-                    int32_t iy = oy * d->sh - d->pt + ky * d->dh;
-                    if (iy < 0 || iy >= d->H) continue;
-                    for (int32_t kx = 0; kx < d->KW; kx++) {
-                        int32_t ix = ox * d->sw - d->pl + kx * d->dw;
-                        if (ix < 0 || ix >= d->W) continue;
-                        const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
-                        const float *wk = wt + ((size_t)ky * d->KW + kx) * ICg * OC;
-                        for (int32_t g = 0; g < d->G; g++) {
-                            const float *xg = xp + (size_t)g * ICg;
-                            int32_t o0 = g * OCg, o1 = o0 + OCg;
-                            for (int32_t ic = 0; ic < ICg; ic++) {
-                                const float xv = xg[ic];
-                                const float *w = wk + (size_t)ic * OC;
-                                if (!a16) for (int32_t oc = o0; oc < o1; oc++) acc[oc] += xv * w[oc];
-                                else for (int32_t oc = o0; oc < o1; oc++)
-                                    acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xv * w[oc]));
-                            }
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
+        for (int32_t ox = 0; ox < d->OW; ox++) {
+            for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
+            for (int32_t ky = 0; ky < d->KH; ky++) {
+                int32_t iy = oy * d->sh - d->pt + ky * d->dh;
+                if (iy < 0 || iy >= d->H) continue;
+                for (int32_t kx = 0; kx < d->KW; kx++) {
+                    int32_t ix = ox * d->sw - d->pl + kx * d->dw;
+                    if (ix < 0 || ix >= d->W) continue;
+                    const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
+                    const float *wk = wt + ((size_t)ky * d->KW + kx) * ICg * OC;
+                    for (int32_t g = 0; g < d->G; g++) {
+                        const float *xg = xp + (size_t)g * ICg;
+                        int32_t o0 = g * OCg, o1 = o0 + OCg;
+                        for (int32_t ic = 0; ic < ICg; ic++) {
+                            const float xv = xg[ic];
+                            const float *w = wk + (size_t)ic * OC;
+                            if (!a16) for (int32_t oc = o0; oc < o1; oc++) acc[oc] += xv * w[oc];
+                            else for (int32_t oc = o0; oc < o1; oc++)
+                                acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xv * w[oc]));
                         }
                     }
                 }
-                float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
-                for (int32_t oc = 0; oc < OC; oc++) {
-                    float v = acc[oc] + (bias ? bias[oc] : 0.0f);
-                    yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
-                }
             }
+            float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+            for (int32_t oc = 0; oc < OC; oc++) {
+                float v = acc[oc] + (bias ? bias[oc] : 0.0f);
+                yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+            }
+        }
     }
 }
 
@@ -307,35 +307,35 @@ GC_CLONES static void dw_f32(bool a16, const conv_data *d, const float *x, const
                    float *y, float *acc, int64_t r0, int64_t r1) {
     const int32_t OC = d->OC, M = d->mult;
     for (int64_t r = r0; r < r1; r++) {
-            const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
-            for (int32_t ox = 0; ox < d->OW; ox++) {
-                for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
-                for (int32_t ky = 0; ky < d->KH; ky++) {
-                    int32_t iy = oy * d->sh - d->pt + ky * d->dh;
-                    if (iy < 0 || iy >= d->H) continue;
-                    for (int32_t kx = 0; kx < d->KW; kx++) {
-                        int32_t ix = ox * d->sw - d->pl + kx * d->dw;
-                        if (ix < 0 || ix >= d->W) continue;
-                        const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
-                        const float *wk = w + ((size_t)ky * d->KW + kx) * OC;
-                        if (M == 1 && !a16) {
-                            for (int32_t c = 0; c < OC; c++) acc[c] += xp[c] * wk[c];
-                        } else {
-                            for (int32_t c = 0; c < d->C; c++)
-                                for (int32_t m = 0; m < M; m++) {
-                                    int32_t oc = c * M + m;
-                                    if (!a16) acc[oc] += xp[c] * wk[oc];
-                                    else acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xp[c] * wk[oc]));
-                                }
-                        }
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
+        for (int32_t ox = 0; ox < d->OW; ox++) {
+            for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0.0f;
+            for (int32_t ky = 0; ky < d->KH; ky++) {
+                int32_t iy = oy * d->sh - d->pt + ky * d->dh;
+                if (iy < 0 || iy >= d->H) continue;
+                for (int32_t kx = 0; kx < d->KW; kx++) {
+                    int32_t ix = ox * d->sw - d->pl + kx * d->dw;
+                    if (ix < 0 || ix >= d->W) continue;
+                    const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
+                    const float *wk = w + ((size_t)ky * d->KW + kx) * OC;
+                    if (M == 1 && !a16) {
+                        for (int32_t c = 0; c < OC; c++) acc[c] += xp[c] * wk[c];
+                    } else {
+                        for (int32_t c = 0; c < d->C; c++)
+                            for (int32_t m = 0; m < M; m++) {
+                                int32_t oc = c * M + m;
+                                if (!a16) acc[oc] += xp[c] * wk[oc];
+                                else acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xp[c] * wk[oc]));
+                            }
                     }
                 }
-                float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
-                for (int32_t oc = 0; oc < OC; oc++) {
-                    float v = acc[oc] + (bias ? bias[oc] : 0.0f);
-                    yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
-                }
             }
+            float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+            for (int32_t oc = 0; oc < OC; oc++) {
+                float v = acc[oc] + (bias ? bias[oc] : 0.0f);
+                yp[oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+            }
+        }
     }
 }
 
