@@ -10,6 +10,7 @@
 #    no transformers); the repository's python/requirements.txt goes first (numpy);
 # 2. python/tools/torch_cpu_stubs.py: stub CUDA libraries so the CUDA-built PyPI
 #    wheel imports on a CPU-only machine (torch.cuda.is_available() is False);
+#    then python/zoo-requirements-nodeps.txt: torchvision, timm, transformers (CPU);
 # 3. a smoke test: a tiny module through litert_torch.convert.
 # Needs a C compiler (cc), nm and readelf (binutils). GPUCLEAN_SKIP_TORCH=1 skips all.
 set -euo pipefail
@@ -23,16 +24,19 @@ done
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py=$venv/bin/python
 stamp=$venv/.gpuclean-torch
-want=$(cat "$here/requirements.txt" "$here/torch-requirements-nodeps.txt" "$here/tools/torch_cpu_stubs.py" | sha256sum | cut -c1-16)
-if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && "$py" -c "import torch, litert_torch" 2>/dev/null; then
+want=$(cat "$here/requirements.txt" "$here/torch-requirements-nodeps.txt" "$here/zoo-requirements-nodeps.txt" "$here/tools/torch_cpu_stubs.py" | sha256sum | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && "$py" -c "import torch, litert_torch, torchvision, timm, transformers" 2>/dev/null; then
   echo "install-torch: up to date ($venv)"; exit 0
 fi
 t0=$(date +%s)
 "$py" -m pip install -q -r "$here/requirements.txt"
 "$py" -m pip install -q --no-deps -r "$here/torch-requirements-nodeps.txt"
+# the zoo's model libraries (torchvision, timm, transformers), no CUDA wheels either
+"$py" -m pip install -q --no-deps -r "$here/zoo-requirements-nodeps.txt"
 "$py" "$here/tools/torch_cpu_stubs.py"
 "$py" - <<'PY'
 import os, tempfile, torch, litert_torch
+import torchvision, timm, transformers
 assert not torch.cuda.is_available()
 class M(torch.nn.Module):
     def forward(self, x):
