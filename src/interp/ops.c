@@ -18,7 +18,8 @@
     X(ZEROS_LIKE, gc_k_zeros_like) X(RANGE, gc_k_range) \
     /* slice.c */ \
     X(SLICE, gc_k_slice) X(STRIDED_SLICE, gc_k_strided_slice) X(GATHER, gc_k_gather) \
-    X(GATHER_ND, gc_k_gather_nd) X(PAD, gc_k_pad) X(PADV2, gc_k_padv2) \
+    X(GATHER_ND, gc_k_gather_nd) X(EMBEDDING_LOOKUP, gc_k_embedding_lookup) \
+    X(PAD, gc_k_pad) X(PADV2, gc_k_padv2) \
     X(MIRROR_PAD, gc_k_mirror_pad) X(SPACE_TO_BATCH_ND, gc_k_space_to_batch) \
     X(BATCH_TO_SPACE_ND, gc_k_batch_to_space) X(DEPTH_TO_SPACE, gc_k_depth_to_space) \
     X(SPACE_TO_DEPTH, gc_k_space_to_depth) \

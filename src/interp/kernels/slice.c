@@ -13,6 +13,20 @@
  *       params[:axis] + indices[batch_dims:] + params[axis+1:]; an index out of range
  *       is an error at eval (TFLite returns an error too).
  *   GATHER_ND(params, indices)       out shape indices[:-1] + params[indices[-1]:].
+ *   EMBEDDING_LOOKUP(ids, table)     ids INT32 [N] (rank 1, as TFLite's kernel demands),
+ *       table rank >= 2 seen as [R, C] rows (C = prod(table.shape[1:])); out shape
+ *       [N] + table.shape[1:], out row i = table row ids[i]. An id outside [0, R) is an
+ *       error at eval. Cases (TFLite's embedding_lookup.cc, plus two marked extensions):
+ *         table type == out type: the row's bytes are copied (TFLite: FLOAT32, INT8,
+ *           UINT8; extension: any fixed-size type, e.g. FLOAT16, INT32, INT64).
+ *         hybrid, INT8 / UINT8 / INT4 table -> FLOAT32: out = q * s, the product in
+ *           double; s the per-tensor scale or the id's row scale (per-axis quantization
+ *           on dimension 0, one scale per row). Symmetric only: every zero point must
+ *           be 0. UINT8 bytes are read as int8, as TFLite does (the legacy hybrid
+ *           convention: a "uint8" hybrid table holds symmetric int8 values). INT4 is
+ *           packed two per byte over the flat table, element e in byte e/2, the low
+ *           nibble first, sign-extended.
+ *         extension: FLOAT16 table -> FLOAT32 out, exact widening.
  *   PAD(x, paddings) / PADV2(x, paddings, value)  paddings [rank, 2]; pad value 0, or
  *       the output zero point for quantized PAD, or `value` (PADV2).
  *   MIRROR_PAD(x, paddings)          options.mode REFLECT (edge not repeated) or
@@ -24,7 +38,9 @@
  *   DEPTH_TO_SPACE / SPACE_TO_DEPTH  NHWC, options.block_size, TFLite's DCR order:
  *       out[b][h*bs+i][w*bs+j][c] = in[b][h][w][(i*bs+j)*C + c].
  * Index inputs must be known at prepare where they set the output shape.
- * fp16: pure copies; the pad value of PADV2 is a (rounded) constant.
+ * fp16: pure copies; the pad value of PADV2 is a (rounded) constant. EMBEDDING_LOOKUP
+ * copies a FLOAT32 table's (already half-rounded) rows; a hybrid lookup's float output
+ * is rounded to half by the core, as a DEQUANTIZE followed by a GATHER would be.
  */
 #include "interp/interp_impl.h"
 
@@ -266,6 +282,117 @@ static gc_status gather_nd_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
+/* ---- EMBEDDING_LOOKUP ------------------------------------------------------------------------- */
+
+enum { EL_COPY, EL_HYBRID8, EL_HYBRID4, EL_F16 };
+
+typedef struct {
+    int mode;                       /* EL_* */
+    uint64_t rows, cols, n;         /* table [rows, cols] (flattened), n ids */
+    size_t row_bytes;               /* EL_COPY: bytes of one row */
+    double scale;                   /* hybrid, per-tensor */
+    const float *row_scale;         /* hybrid, per-row: rows scales, else NULL */
+} embed_data;
+
+static gc_status embedding_lookup_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
+    gc_rt *ids = n->in[0], *tab = n->in[1], *y = n->out[0];
+    GC_UNSUP(ctx, ids->dtype == GC_T_INT32, "ids must be INT32 (as TFLite's kernel requires), not %s",
+             gc_type_name(ids->dtype));
+    GC_ENSURE(ctx, ids->rank == 1, "ids must have rank 1 (as TFLite's kernel requires), not %d", (int)ids->rank);
+    GC_ENSURE(ctx, tab->rank >= 2, "the table must have rank >= 2, not %d", (int)tab->rank);
+    embed_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (!d) return GC_ERR_NOMEM;
+    d->rows = (uint64_t)tab->shape[0];
+    d->n = (uint64_t)ids->shape[0];
+    d->cols = 1;
+    for (int i = 1; i < tab->rank; i++)
+        GC_ENSURE(ctx, gc_mul_u64(d->cols, (uint64_t)tab->shape[i], &d->cols), "table row size overflows");
+    const gc_quant *q = tab->q;
+    int32_t nq = q ? q->n_scale : 0;
+    bool hybrid_in = tab->dtype == GC_T_INT8 || tab->dtype == GC_T_UINT8 || tab->dtype == GC_T_INT4;
+    if (hybrid_in && y->dtype == GC_T_FLOAT32) {
+        d->mode = tab->dtype == GC_T_INT4 ? EL_HYBRID4 : EL_HYBRID8;
+        GC_ENSURE(ctx, nq >= 1, "hybrid lookup: the %s table (tensor %d) has no quantization scale",
+                  gc_type_name(tab->dtype), (int)tab->index);
+        for (int32_t i = 0; i < q->n_zero_point; i++)
+            GC_UNSUP(ctx, q->zero_point[i] == 0, "hybrid lookup: zero point %lld at %d; only symmetric "
+                     "tables (zero point 0) are supported, as in TFLite", (long long)q->zero_point[i], (int)i);
+        if (nq > 1) {
+            GC_ENSURE(ctx, q->quantized_dimension == 0, "per-axis table quantization must be on dimension 0 "
+                      "(one scale per row), not %d", (int)q->quantized_dimension);
+            GC_ENSURE(ctx, (uint64_t)nq == d->rows, "per-row table quantization has %d scales for %llu rows",
+                      (int)nq, (unsigned long long)d->rows);
+            GC_ENSURE(ctx, q->n_zero_point <= 1 || q->n_zero_point == nq, "%d zero points for %d scales",
+                      (int)q->n_zero_point, (int)nq);
+            d->row_scale = q->scale;
+        } else {
+            d->scale = (double)q->scale[0];
+        }
+    } else if (tab->dtype == GC_T_FLOAT16 && y->dtype == GC_T_FLOAT32) {
+        d->mode = EL_F16;
+    } else {
+        GC_UNSUP(ctx, tab->dtype == y->dtype, "table type %s with output type %s (supported: the same type, or an "
+                 "INT8/UINT8/INT4 or FLOAT16 table with a FLOAT32 output)",
+                 gc_type_name(tab->dtype), gc_type_name(y->dtype));
+        GC_UNSUP(ctx, tab->dtype != GC_T_INT4 && tab->dtype != GC_T_INT2 && tab->dtype != GC_T_UINT4,
+                 "copying rows of packed %s tables", gc_type_name(tab->dtype));
+        GC_UNSUP(ctx, gc_type_bytes(tab->dtype, 1) != UINT64_MAX, "%s tables", gc_type_name(tab->dtype));
+        GC_ENSURE(ctx, nq <= 1, "per-axis quantization of a copied table (TFLite allows it only for a "
+                  "FLOAT32 output)");
+        d->mode = EL_COPY;
+        uint64_t rb = gc_type_bytes(tab->dtype, d->cols);
+        GC_ENSURE(ctx, rb != UINT64_MAX && rb <= SIZE_MAX, "table row size overflows");
+        d->row_bytes = (size_t)rb;
+    }
+    int32_t shp[GC_MAX_RANK];
+    shp[0] = ids->shape[0];
+    for (int i = 1; i < tab->rank; i++) shp[i] = tab->shape[i];
+    n->data = d;
+    return gc_set_shape(ctx, y, tab->rank, shp);
+}
+
+static gc_status embedding_lookup_eval(gc_ctx *ctx, gc_node *n) {
+    const embed_data *d = n->data;
+    gc_rt *ids = n->in[0], *tab = n->in[1], *y = n->out[0];
+    const uint64_t C = d->cols;
+    for (uint64_t i = 0; i < d->n; i++) {
+        int32_t id;
+        memcpy(&id, ids->data + i * 4, 4);
+        GC_ENSURE(ctx, id >= 0 && (uint64_t)id < d->rows, "id %d at position %llu is out of range [0, %llu)",
+                  (int)id, (unsigned long long)i, (unsigned long long)d->rows);
+        uint64_t r = (uint64_t)id;
+        float *yf = (float *)y->data + i * C;
+        switch (d->mode) {
+        case EL_COPY:
+            memcpy(y->data + i * d->row_bytes, tab->data + r * d->row_bytes, d->row_bytes);
+            break;
+        case EL_HYBRID8: {
+            const int8_t *src = (const int8_t *)tab->data + r * C;
+            double s = d->row_scale ? (double)d->row_scale[r] : d->scale;
+            for (uint64_t j = 0; j < C; j++) yf[j] = (float)(src[j] * s);
+            break;
+        }
+        case EL_HYBRID4: {
+            double s = d->row_scale ? (double)d->row_scale[r] : d->scale;
+            for (uint64_t j = 0; j < C; j++) {
+                uint64_t e = r * C + j;
+                int nib = (e & 1) ? tab->data[e / 2] >> 4 : tab->data[e / 2] & 15;
+                int v = nib >= 8 ? nib - 16 : nib;      /* two's-complement nibble */
+                yf[j] = (float)(v * s);
+            }
+            break;
+        }
+        default: {                    /* EL_F16 */
+            const uint8_t *src = tab->data + r * C * 2;
+            for (uint64_t j = 0; j < C; j++) { uint16_t h; memcpy(&h, src + j * 2, 2); yf[j] = gc_f16_to_f32(h); }
+            break;
+        }
+        }
+    }
+    return GC_OK;
+}
+
 /* ---- PAD / PADV2 / MIRROR_PAD ------------------------------------------------------------------- */
 
 typedef struct { int32_t before[GC_MAX_RANK]; int mode; /* 0 const, 1 reflect, 2 symmetric */
@@ -483,6 +610,7 @@ const gc_kernel gc_k_slice = { "SLICE", slice_prepare, slice_eval, 0 };
 const gc_kernel gc_k_strided_slice = { "STRIDED_SLICE", strided_slice_prepare, slice_eval, 0 };
 const gc_kernel gc_k_gather = { "GATHER", gather_prepare, gather_eval, 0 };
 const gc_kernel gc_k_gather_nd = { "GATHER_ND", gather_nd_prepare, gather_nd_eval, 0 };
+const gc_kernel gc_k_embedding_lookup = { "EMBEDDING_LOOKUP", embedding_lookup_prepare, embedding_lookup_eval, 0 };
 const gc_kernel gc_k_pad = { "PAD", pad_prepare, pad_eval, 0 };
 const gc_kernel gc_k_padv2 = { "PADV2", pad_prepare, pad_eval, 0 };
 const gc_kernel gc_k_mirror_pad = { "MIRROR_PAD", mirror_pad_prepare, pad_eval, 0 };
