@@ -7,6 +7,8 @@
 #   make fuzz       libFuzzer targets (clang): build/fuzz_read (model + check), build/fuzz_interp;
 #                   FUZZ_SECONDS=60 make fuzz-run
 #   make demo       install what it needs, then the main job on the built-in default model
+#   make zoo        every model recipe (models/<family>/<model>/) end to end, one table
+#                   (ZOO="name ..." for some; build/zoo/<family>/<model>/ holds the outputs)
 #   make bench      benchmarks (bench/)
 #   make install PREFIX=/usr/local
 CC      ?= cc
@@ -32,7 +34,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(BUILD)/obj/tools/demo_model.d $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
 
-.PHONY: all lib cli test ctest asan ubsan fuzz fuzz-run demo bench install clean venv
+.PHONY: all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench install clean venv
 all: lib cli
 lib: $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so
 cli: $(BUILD)/gpuclean
@@ -98,6 +100,11 @@ demo:
 	./tools/setup.sh
 	$(MAKE) all $(BUILD)/demo-model
 	./tools/demo.sh
+
+zoo:
+	./tools/setup.sh
+	$(MAKE) all
+	.venv/bin/python tools/zoo.py --md build/zoo/TABLE.md $(ZOO)
 
 bench: all
 	./bench/run.sh

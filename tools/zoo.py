@@ -34,16 +34,12 @@ def run_step(script, log):
 
 
 def h200_rows():
-    """{model: row} from docs/measurements/zoo-h200.jsonl (device runs of the zoo)."""
+    """Rows of docs/measurements/zoo-h200.jsonl (device runs of the zoo, tools/zoo_device.py)."""
     p = os.path.join(top, "docs", "measurements", "zoo-h200.jsonl")
-    rows = {}
+    rows = []
     if os.path.exists(p):
         with open(p) as f:
-            for line in f:
-                line = line.strip()
-                if line:
-                    r = json.loads(line)
-                    rows[r["model"]] = r
+            rows = [json.loads(line) for line in f if line.strip()]
     return rows
 
 
@@ -91,7 +87,8 @@ def main():
     text = zoo.table(docs)
     if h:
         text += "\n\nNVIDIA H200 (gpuclean litert, recorded in docs/measurements/zoo-h200.jsonl):\n"
-        text += zoo.h200_table([h[d["model"]] for d in docs if d["model"] in h])
+        names = {d["model"] for d in docs}
+        text += zoo.h200_table([r for r in h if r["model"] in names])
     for n in failed:
         text += "\nzoo: %s did not produce verify.json (see build/zoo/*/%s/zoo.log)" % (n, n)
     print(text)

@@ -15,7 +15,9 @@ OUT defaults to <repo>/build/zoo/<family>/<name> (--out DIR). No weights are dow
 every model is built with random init from a fixed seed (torch.manual_seed(0)); give
 `--weights PATH` (a state_dict .pt/.pth/.bin/.safetensors, or for Hugging Face recipes
 a local model folder) to use real ones. Inputs come from torch.Generator seed 1234
-(images: N(0,1); token ids: uniform in [0, vocab)).
+(images: N(0,1); token ids: uniform in [0, vocab)). With random init, BatchNorm running
+statistics are calibrated on seeded random inputs (calibrate_batchnorm) so that the
+activations have a trained network's scale; weights are the constructor's.
 
 A recipe module defines:
     FAMILY, NAME         folder names
@@ -84,11 +86,46 @@ def load_state_dict(model, path):
     return model
 
 
+CALIB_SEED, CALIB_BATCHES = 99, 8
+
+
+def calibrate_batchnorm(model, recipe):
+    """Random init leaves BatchNorm's running statistics at (0, 1) while the activations
+    they normalise are far from that, so a randomly initialised CNN's activations shrink
+    or grow layer after layer (torchvision's MobileNetV3 ends at |logits| ~1e-9, below
+    fp16's smallest subnormal: every fp16 comparison is then meaningless). A trained
+    network's statistics match its activations; this gives the random one the same
+    property: running mean/var are set to the statistics of CALIB_BATCHES seeded
+    random inputs (cumulative average, momentum=None), weights untouched. Returns the
+    number of BatchNorm layers calibrated."""
+    import torch
+    bns = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if not bns:
+        return 0
+    saved = [(m, m.momentum) for m in bns]
+    for m in bns:
+        m.reset_running_stats()
+        m.momentum = None
+    g = torch.Generator().manual_seed(CALIB_SEED)
+    model.train()
+    with torch.no_grad():
+        for _ in range(CALIB_BATCHES):
+            xs = recipe.inputs(g)
+            model(*(xs if isinstance(xs, (tuple, list)) else (xs,)))
+    for m, mom in saved:
+        m.momentum = mom
+    model.eval()
+    return len(bns)
+
+
 def build_model(recipe, weights=None):
-    """The recipe's model: random init from MODEL_SEED, or real weights from `weights`."""
+    """The recipe's model: random init from MODEL_SEED (BatchNorm statistics calibrated,
+    see calibrate_batchnorm), or real weights from `weights`."""
     import torch
     torch.manual_seed(MODEL_SEED)
     model = recipe.build()
+    if not weights:
+        calibrate_batchnorm(model, recipe)
     if weights:
         if not os.path.exists(weights):
             raise SystemExit("%s: no such weights file or folder" % weights)
@@ -362,11 +399,21 @@ HEADER = ("| model | family | plain | final | rewrites / passes | interp fp32 (c
           "| GPU fp16 emul | LiteRT CPU | verdict |")
 
 
+def _res(c):
+    """'113/113 (1)': GPU nodes / nodes (partitions) from a check summary."""
+    r = (c or {}).get("residency") or "?"
+    import re
+    m = re.search(r"(\d+)/(\d+) nodes in (\d+)", r)
+    return "%s/%s (%s)" % m.groups() if m else r
+
+
 def format_row(doc, header=False):
     rw = ", ".join(doc.get("rewrites") or []) or "-"
+    fx = doc.get("fix_passes")
+    if fx:
+        rw += "; fix: " + ", ".join(fx if isinstance(fx, list) else [str(fx)])
     row = "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        doc["model"], doc["family"], (doc.get("plain") or {}).get("residency", "?"),
-        doc["check"].get("residency"), rw, _fmt_corr(doc.get("interp_fp32")),
+        doc["model"], doc["family"], _res(doc.get("plain")), _res(doc["check"]), rw, _fmt_corr(doc.get("interp_fp32")),
         _fmt_corr(doc.get("interp_fp16")), _fmt_corr(doc.get("litert_cpu")),
         "OK" if doc["verdict"]["ok"] else "NOT OK: " + "; ".join(doc["verdict"]["why"])[:160])
     return (HEADER + "\n" + "|---" * 9 + "|\n" + row) if header else row
@@ -405,8 +452,8 @@ def h200_table(rows):
                 if x.get("corr") is not None:
                     s += ", corr %.6f max %.2g" % (x["corr"], x.get("max_abs") or 0)
                 return s
-            lines.append("| %s | %s | %s %s | %s | %s | %s |" % (
-                r["model"], "twin" if r.get("twin") else "real", rt.get("name"), rt.get("version", ""),
+            lines.append("| %s | %s%s | %s %s | %s | %s | %s |" % (
+                r["model"], r.get("file", "final"), " (twin)" if r.get("twin") else "", rt.get("name"), rt.get("version", ""),
                 cell("gpu-fp32"), cell("gpu-fp16"), rt.get("verdict", "")))
     return "\n".join(lines)
 

@@ -10,14 +10,16 @@
 #   results.tar.xz     every result.json and runtime log (no .npy), for a closer look
 #   env.txt            GPU, driver, Vulkan ICD, versions
 # Usage: bash runtime/litert/device.sh [PACK_DIR]   (default .device-litert)
+# A model packed with inputs of its own ($D/inputs/<model>/input_<k>.npy) is fed those.
 # Env: JOBS (models run at once, default 3), TIMEOUT (per mode, default 120 s), RUNS (3),
+# TEXT=0 (skip the second, text-only run of each model), RUNTIMES (js|native|both),
 # SKIP_DEBS=1 (do not unpack the loader .debs into /: for a dry run on a CPU machine).
 set -u
 top=$(pwd)
 D=${1:-$top/.device-litert}
 out=${OUT:-$top/device-out}
 W=/tmp/gpuclean-litert
-jobs=${JOBS:-3}; tmo=${TIMEOUT:-120}; runs=${RUNS:-3}
+jobs=${JOBS:-3}; tmo=${TIMEOUT:-120}; runs=${RUNS:-3}; text=${TEXT:-1}; rts=${RUNTIMES:-both}
 mkdir -p "$out" "$W/bin" "$W/runtime" "$W/build/litert-wheel"
 [ -f "$D/node.xz" ] || { echo "device.sh: $D/node.xz missing: run runtime/litert/pack.sh here first and carry it" >&2; exit 2; }
 
@@ -60,13 +62,23 @@ mkdir -p "$W/models" "$W/results"
 for z in "$D"/models/*.xz; do [ -f "$z" ] && xz -dc "$z" > "$W/models/$(basename "$z" .xz)"; done
 one() {
   m=$1; b=$(basename "$m" .tflite)
-  "$W/build/gpuclean" litert "$m" --accelerator both --precision both --runtime both \
+  # inputs of its own where packed: $D/inputs/<model>/input_<k>.npy (else the sin pattern)
+  ins=()
+  for f in "$D/inputs/$b"/input_*.npy; do
+    [ -f "$f" ] || continue
+    k=${f##*/input_}; ins+=(--input "${k%.npy}=$f")
+  done
+  "$W/build/gpuclean" litert "$m" --accelerator both --precision both --runtime "$rts" "${ins[@]}" \
       --timeout "$tmo" --runs "$runs" --json --out "$W/results/$b" > "$W/results/$b.json" 2> "$W/results/$b.err"
   echo $? > "$W/results/$b.rc"
-  "$W/build/gpuclean" litert "$m" --accelerator both --precision both --runtime both \
-      --timeout "$tmo" --runs 0 > "$W/results/$b.txt" 2>&1 || true     # the text view
+  if [ "$text" = 1 ]; then
+    "$W/build/gpuclean" litert "$m" --accelerator both --precision both --runtime "$rts" "${ins[@]}" \
+        --timeout "$tmo" --runs 0 > "$W/results/$b.txt" 2>&1 || true     # the text view
+  else
+    : > "$W/results/$b.txt"
+  fi
 }
-export -f one; export W tmo runs
+export -f one; export W D tmo runs text rts
 ls "$W"/models/*.tflite | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {}
 
 # ---- collect ----------------------------------------------------------------------------
