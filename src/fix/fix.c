@@ -21,6 +21,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_broadcast_to_const,   /* fix.broadcast_to.const */
     &gc_fix_broadcast_to_tile,    /* fix.broadcast_to.runtime */
     &gc_fix_gather_nd_const,      /* fix.gather_nd */
+    &gc_fix_rank5_hoist,          /* fix.rank5 (elementwise/last-axis ops before the RESHAPE) */
     &gc_fix_rank5_fold,           /* fix.rank5 */
     &gc_fix_split_to_slices,      /* fix.split.slices */
     &gc_fix_select_to_arith,      /* fix.select.arith */

@@ -122,6 +122,13 @@ bool fx_make_const(gc_fix_ctx *c, int32_t t, const void *data, uint64_t nbytes);
 int fx_row_runs(const int32_t *rows, int64_t n);
 int32_t fx_add_row_select(gc_fix_ctx *c, int32_t at, int32_t src, int32_t dst, int axis, const int32_t *rows,
                           int64_t n);
+/* Resolve the constant spec of STRIDED_SLICE `op` on an input of shape dims (rank) the
+ * way the reference interpreter does (masks, negative and clamped bounds, offset): per
+ * input axis the first index, stride and count. With shrunk non-NULL the input axes
+ * the slice drops are flagged there (bit d) and a new_axis_mask is declined. Returns 1;
+ * 0 after fx_decline (reverse or empty slices, bad specs). */
+int fx_strided_slice_spec(gc_fix_ctx *c, int32_t op, int rank, const int32_t *dims, int32_t *start, int32_t *stride,
+                          int32_t *size, uint32_t *shrunk);
 /* Remove op `op` (indices after it shift down by one). */
 void fx_remove_op(gc_fix_ctx *c, int32_t op);
 /* Remove the producer of t if none of its outputs is used any more, then the same for
@@ -140,6 +147,7 @@ extern const gc_fix_pass gc_fix_broadcast_to_const;
 extern const gc_fix_pass gc_fix_broadcast_to_tile;
 extern const gc_fix_pass gc_fix_gather_nd_const;
 extern const gc_fix_pass gc_fix_rank5_fold;
+extern const gc_fix_pass gc_fix_rank5_hoist;
 extern const gc_fix_pass gc_fix_split_to_slices;
 extern const gc_fix_pass gc_fix_select_to_arith;
 extern const gc_fix_pass gc_fix_squeeze_to_reshape;

@@ -376,3 +376,59 @@ void fx_dims64(char *buf, size_t n, int rank, const int64_t *v) {
     for (int i = 0; i < rank && k < n; i++) k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)v[i]);
     if (k < n) snprintf(buf + k, n - k, "]");
 }
+
+int fx_strided_slice_spec(gc_fix_ctx *c, int32_t op, int rank, const int32_t *dims, int32_t *start, int32_t *stride,
+                          int32_t *size, uint32_t *shrunk) {
+    int64_t bv[32], ev[32], sv[32];
+    int ns = fx_const_ints(c, fx_in(c, op, 1), bv, 32);
+    if (ns < 0 || fx_const_ints(c, fx_in(c, op, 2), ev, 32) != ns)
+        return fx_decline(c, "begin/end are not constants of equal length");
+    if (fx_in(c, op, 3) >= 0) {
+        if (fx_const_ints(c, fx_in(c, op, 3), sv, 32) != ns) return fx_decline(c, "strides are not a constant");
+    } else for (int i = 0; i < ns; i++) sv[i] = 1;
+    const gc_options *o = &fx_op(c, op)->opt;
+    uint32_t bm = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_begin_mask);
+    uint32_t em = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_end_mask);
+    uint32_t elm = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_ellipsis_mask);
+    uint32_t nam = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_new_axis_mask);
+    uint32_t sam = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_shrink_axis_mask);
+    bool offset = gc_opt_int(o, GC_O_StridedSliceOptions_offset) != 0;
+    if (shrunk) *shrunk = 0;
+    if (shrunk && nam) return fx_decline(c, "new_axis_mask inserts an axis");
+    int d = 0;
+    bool seen_ell = false;
+    for (int i = 0; i <= ns; i++) {
+        if (i == ns) { for (; d < rank; d++) { start[d] = 0; stride[d] = 1; size[d] = dims[d]; } break; }
+        if (elm >> i & 1) {
+            if (seen_ell) return fx_decline(c, "more than one ellipsis");
+            seen_ell = true;
+            int rest = 0;
+            for (int j = i + 1; j < ns; j++) if (!(nam >> j & 1) && !(elm >> j & 1)) rest++;
+            for (; d < rank - rest; d++) { start[d] = 0; stride[d] = 1; size[d] = dims[d]; }
+            continue;
+        }
+        if (nam >> i & 1) continue;
+        if (d >= rank) return fx_decline(c, "the slice spec is longer than the input rank");
+        int64_t dim = dims[d], b = bv[i], e = ev[i], s = sv[i];
+        if (s <= 0) return fx_decline(c, "stride %lld on axis %d (reverse slices stay: the GPU refuses them)",
+                                          (long long)s, d);
+        if (offset) e = b + e;
+        int64_t st, sp;
+        if (sam >> i & 1) {
+            st = b < 0 ? b + dim : b;
+            if (st < 0 || st >= dim) return fx_decline(c, "shrunk index %lld out of range", (long long)b);
+            start[d] = (int32_t)st; stride[d] = 1; size[d] = 1;
+            if (shrunk) *shrunk |= 1u << d;
+            d++;
+            continue;
+        }
+        if (bm >> i & 1) st = 0;
+        else { st = b < 0 ? b + dim : b; st = st < 0 ? 0 : st > dim ? dim : st; }
+        if (em >> i & 1) sp = dim;
+        else { sp = e < 0 ? e + dim : e; sp = sp < 0 ? 0 : sp > dim ? dim : sp; }
+        int64_t n = (sp - st + s - 1) / s;
+        if (n <= 0) return fx_decline(c, "empty slice on axis %d", d);
+        start[d] = (int32_t)st; stride[d] = (int32_t)s; size[d] = (int32_t)n; d++;
+    }
+    return 1;
+}

@@ -47,39 +47,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
         if (plain && ns == x.rank) return fx_pass_over(c);   /* refused for another reason */
     }
     int32_t start[GC_FIX_MAXR], stride[GC_FIX_MAXR], size[GC_FIX_MAXR];
-    int d = 0;
-    bool seen_ell = false;
-    for (int i = 0; i <= ns; i++) {
-        if (i == ns) { for (; d < x.rank; d++) { start[d] = 0; stride[d] = 1; size[d] = x.shape[d]; } break; }
-        if (elm >> i & 1) {
-            if (seen_ell) return fx_decline(c, "more than one ellipsis");
-            seen_ell = true;
-            int rest = 0;
-            for (int j = i + 1; j < ns; j++) if (!(nam >> j & 1) && !(elm >> j & 1)) rest++;
-            for (; d < x.rank - rest; d++) { start[d] = 0; stride[d] = 1; size[d] = x.shape[d]; }
-            continue;
-        }
-        if (nam >> i & 1) continue;
-        if (d >= x.rank) return fx_decline(c, "the slice spec is longer than the input rank");
-        int64_t dim = x.shape[d], b = bv[i], e = ev[i], s = sv[i];
-        if (s <= 0) return fx_decline(c, "stride %lld on axis %d (reverse slices stay: the GPU refuses them)",
-                                          (long long)s, d);
-        if (offset) e = b + e;
-        int64_t st, sp;
-        if (sam >> i & 1) {
-            st = b < 0 ? b + dim : b;
-            if (st < 0 || st >= dim) return fx_decline(c, "shrunk index %lld out of range", (long long)b);
-            start[d] = (int32_t)st; stride[d] = 1; size[d] = 1; d++;
-            continue;
-        }
-        if (bm >> i & 1) st = 0;
-        else { st = b < 0 ? b + dim : b; st = st < 0 ? 0 : st > dim ? dim : st; }
-        if (em >> i & 1) sp = dim;
-        else { sp = e < 0 ? e + dim : e; sp = sp < 0 ? 0 : sp > dim ? dim : sp; }
-        int64_t n = (sp - st + s - 1) / s;
-        if (n <= 0) return fx_decline(c, "empty slice on axis %d", d);
-        start[d] = (int32_t)st; stride[d] = (int32_t)s; size[d] = (int32_t)n; d++;
-    }
+    int rs = fx_strided_slice_spec(c, op, x.rank, x.shape, start, stride, size, NULL);
+    if (rs <= 0) return rs;
     int64_t total = 1;
     for (int k = 0; k < x.rank; k++) total *= size[k];
     if (total != fx_numel(fx_t(c, y.index))) return fx_decline(c, "the resolved slice does not match the output");
