@@ -16,16 +16,14 @@ from __future__ import annotations
 import sys
 
 from ._util import Patch, swap_modules
-from .attention import (WindowAttentionGPU, expand_mask, patch_repeat_kv,
-                        patch_window_attention, preexpand_mask_buffers, repeat_kv,
-                        repeat_kv_reference)
+from .attention import (expand_mask, patch_repeat_kv, preexpand_mask_buffers, repeat_kv,
+                        repeat_kv_namespaces, repeat_kv_reference)
 from .broadcast import expand_concat, patch_expand
 from .convt import (ZeroStuffConvT1d, ZeroStuffConvT2d, conv_transpose2d_zs,
                     patch_conv_transpose, zero_stuff)
-from .gather import (EdgePadMaxPool2d, PatchMergingGPU, ZeroPadMaxPool, ZeroPadMaxPool2d,
+from .gather import (EdgePadMaxPool2d, ZeroPadMaxPool, ZeroPadMaxPool2d,
                      grid_sample_tent, interpolate_matmul, patch_grid_sample,
-                     patch_interpolate, patch_maxpool_zeropad, patch_patch_merging,
-                     space_to_depth2, stride2_slice)
+                     patch_interpolate, patch_maxpool_zeropad, space_to_depth2, stride2_slice)
 from .misc import (Conv1x1Linear, ReflectPad, ReflectPadConv2d, chunk_slices, edge_pad,
                    inplace_sensitive_modules, linear_to_conv1x1, patch_channel_attention,
                    patch_chunk, patch_inplace_activations, patch_reflect_pad, reflect_pad,
@@ -33,17 +31,24 @@ from .misc import (Conv1x1Linear, ReflectPad, ReflectPadConv2d, chunk_slices, ed
 from .norms import (SafeInstanceNorm2d, SafeLayerNorm, SafeRMSNorm, hierarchical_max,
                     hierarchical_mean, patch_fp16_norms, patch_instance_norm, patch_rmsnorm,
                     patch_safe_layernorm, safe_layer_norm, safe_rms_norm, safe_variance)
-from .rank import (PixelShuffle4, PixelUnshuffle4, patch_einops, patch_pixel_shuffle,
-                   permute4, pixel_shuffle4, pixel_unshuffle4, pixelshuffle_to_conv_transpose,
-                   rearrange)
+from .rank import (ChannelShuffle4, PixelShuffle4, PixelUnshuffle4, channel_shuffle4,
+                   patch_channel_shuffle, patch_einops, patch_pixel_shuffle, permute4,
+                   pixel_shuffle4, pixel_unshuffle4, pixelshuffle_to_conv_transpose, rearrange)
 from .select import (ELUArith, PReLUArith, elu_arith, ge_mask, gt_mask, le_mask, lt_mask,
                      masked_fill_arith, patch_select, prelu_arith, where_arith)
-from .sdpa import patch_sdpa_mask
+from .sdpa import patch_sdpa_gqa, patch_sdpa_mask
+from .swin import (PatchMergingGPU, ShiftedWindowAttentionGPU, TimmSwinBlockGPU,
+                   WindowAttentionGPU, merge2x2, patch_patch_merging, patch_swin,
+                   patch_window_attention, roll4, shift_mask_np, split_qkv, window_partition4,
+                   window_reverse4)
+from .vit import (FrozenPosEmbedding, PackedQKVAttentionGPU, patch_packed_qkv,
+                  patch_pos_embed_interpolation)
 
 
 def _namespaces_with(model, attr):
-    """The model's own Python modules (and imported transformers modeling_* modules)
-    that define `attr` — where a module-level helper such as repeat_kv lives."""
+    """The model's own Python modules (and imported transformers modeling_* and
+    transformers.integrations.* modules) that define `attr` — where a module-level
+    helper such as repeat_kv lives."""
     seen, out = set(), []
     for m in model.modules():
         mod = sys.modules.get(type(m).__module__)
@@ -51,7 +56,8 @@ def _namespaces_with(model, attr):
             seen.add(id(mod))
             out.append(mod)
     for name, mod in list(sys.modules.items()):
-        if mod is not None and "modeling_" in name and id(mod) not in seen and hasattr(mod, attr):
+        if mod is not None and ("modeling_" in name or name.startswith("transformers.integrations."))\
+                and id(mod) not in seen and hasattr(mod, attr):
             seen.add(id(mod))
             out.append(mod)
     return out
@@ -80,9 +86,12 @@ def _fn_only(make):
 
 
 def _repeat_kv(model, inputs):
-    ns = _namespaces_with(model, "repeat_kv")
+    """repeat_kv rebound wherever it lives (the model's modules, transformers modeling_*
+    for eager attention, transformers.integrations.sdpa_attention for the default SDPA
+    path), and enable_gqa=True SDPA calls done as the same repeat."""
+    ns = [m for m in _namespaces_with(model, "repeat_kv") if callable(getattr(m, "repeat_kv"))]
     p = patch_repeat_kv(*ns) if ns else Patch("repeat_kv", [])
-    return len(ns), [p]
+    return len(ns), [p, patch_sdpa_gqa()]
 
 
 def _select(model, inputs):
@@ -96,14 +105,16 @@ def _reflect(model, inputs):
 
 
 def _gather(model, inputs):
-    n = patch_maxpool_zeropad(model) + patch_patch_merging(model) + patch_window_attention(model)
+    # frozen position embeddings first: the recording run must see the original math
+    n = patch_pos_embed_interpolation(model, inputs)
+    n += patch_maxpool_zeropad(model) + patch_swin(model)
     return n, [patch_grid_sample(), patch_interpolate()]
 
 
 def _rank(model, inputs):
-    n = patch_pixel_shuffle(model) + patch_window_attention(model)
-    p = patch_einops()
-    return n + p.count, [p]
+    n = patch_pixel_shuffle(model) + patch_swin(model) + patch_packed_qkv(model)
+    p, cs = patch_einops(), patch_channel_shuffle(model)
+    return n + p.count + cs.count, [p, cs]
 
 
 def _mask(model, inputs):
@@ -120,14 +131,18 @@ def _mask(model, inputs):
 
 
 REMEDIES = {r.name: r for r in [
-    Remedy("gather_nd", ["GATHER_ND", "PADV2"], "grid_sample ~1e-6; maxpool, patch merging, "
-           "window attention bit-exact; bicubic interpolate ~1e-6", _gather,
-           "grid_sample -> tent matmul, bicubic -> matrices, padded MaxPool -> edge pad, "
-           "PatchMerging -> stride-2 one-hot conv, WindowAttention bias precomputed"),
+    Remedy("gather_nd", ["GATHER_ND", "GATHER", "PADV2"], "grid_sample ~1e-6; maxpool, patch "
+           "merging, Swin attention, frozen position embeddings bit-exact; bicubic interpolate ~1e-6",
+           _gather,
+           "interpolated position embeddings frozen for the traced size, grid_sample -> tent "
+           "matmul, bicubic -> matrices, padded MaxPool -> edge pad, Swin (roll, windows, "
+           "relative position bias, shift mask, PatchMerging) -> rank 4 + constants"),
     Remedy("rank5", ["rank>4"], "bit-exact", _rank,
-           "PixelShuffle/Unshuffle -> rank-4, WindowAttention -> rank-4, einops -> rank-4"),
+           "PixelShuffle/Unshuffle, Swin windows / PatchMerging, timm packed-QKV Attention, "
+           "channel shuffle, einops -> rank 4"),
     Remedy("repeat_kv", ["BROADCAST_TO", "rank>4"], "bit-exact", _repeat_kv,
-           "GQA repeat_kv -> concatenation of head slices"),
+           "GQA repeat_kv (modeling_*, integrations.sdpa_attention) and SDPA enable_gqa -> "
+           "concatenation of head slices"),
     Remedy("expand", ["BROADCAST_TO"], "bit-exact", _fn_only(patch_expand),
            "Tensor.expand -> concatenation"),
     Remedy("select", ["SELECT", "SELECT_V2"], "PReLU bit-exact, ELU ~6e-8", _select,

@@ -82,3 +82,51 @@ def eager():
 def constant(array, dtype, device=None):
     """A graph constant from a numpy array (never traced as ops)."""
     return torch.tensor(np.ascontiguousarray(array), dtype=dtype, device=device)
+
+
+def _flat(out):
+    if torch.is_tensor(out):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in _flat(o)]
+    return []
+
+
+def probe_equal(orig: nn.Module, new: nn.Module, calls, tol=1e-5):
+    """True when `new` reproduces `orig` on every probe call: each entry of `calls` is a
+    tuple of positional arguments (or (args, kwargs)); both run in eval mode under
+    no_grad (training flags restored after) and every output must agree within
+    tol * max(1, max|ref|). How a rewrite makes sure it only replaces a module whose
+    forward it reproduces; any exception in either forward counts as a mismatch."""
+    flags = [(m, m.training) for m in list(orig.modules()) + list(new.modules())]
+    try:
+        orig.eval()
+        new.eval()
+        with torch.no_grad():
+            for call in calls:
+                args, kw = call if (len(call) == 2 and isinstance(call[1], dict)) else (call, {})
+                ref, got = _flat(orig(*args, **kw)), _flat(new(*args, **kw))
+                if len(ref) != len(got):
+                    return False
+                for r, g in zip(ref, got):
+                    if r.shape != g.shape:
+                        return False
+                    d = (r.double() - g.double()).abs().max().item() if r.numel() else 0.0
+                    if not d <= tol * max(1.0, r.abs().max().item() if r.numel() else 0.0):
+                        return False
+        return True
+    except Exception as e:  # noqa: BLE001 - a forward we cannot run is not reproduced
+        log.debug("probe: %s refused: %s: %s", type(orig).__name__, type(e).__name__, e)
+        return False
+    finally:
+        for m, t in flags:
+            m.train(t)
+
+
+def class_is(m, module_name, class_name):
+    """type(m) is the class `class_name` of the already-imported module `module_name`
+    (exact type, no subclasses: a subclass may override forward). False when that
+    library is not imported: nothing of it can be in the model then."""
+    import sys
+    mod = sys.modules.get(module_name)
+    return mod is not None and type(m) is getattr(mod, class_name, None)

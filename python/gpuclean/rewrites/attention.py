@@ -21,7 +21,7 @@ import torch.nn as nn
 from ._util import Patch
 
 __all__ = ["repeat_kv", "repeat_kv_reference", "expand_mask", "preexpand_mask_buffers",
-           "patch_repeat_kv", "WindowAttentionGPU", "patch_window_attention"]
+           "patch_repeat_kv", "repeat_kv_namespaces"]
 
 
 def repeat_kv_reference(x, n_rep):
@@ -68,63 +68,23 @@ def preexpand_mask_buffers(model: nn.Module, num_heads: int, match=None) -> int:
     return n
 
 
+def repeat_kv_namespaces():
+    """Every already-imported module that defines the GQA helper repeat_kv where Hugging
+    Face keeps it: transformers' modeling_* modules (eager attention) and
+    transformers.integrations.* (sdpa_attention — the default attention path of
+    transformers 5 — flex_attention, eager_paged, sdpa_paged)."""
+    return [m for name, m in list(sys.modules.items())
+            if m is not None and ("modeling_" in name or name.startswith("transformers.integrations."))
+            and callable(getattr(m, "repeat_kv", None))]
+
+
 def patch_repeat_kv(*namespaces):
     """Rebind the attribute `repeat_kv` of each given module namespace (e.g.
-    transformers.models.llama.modeling_llama, or your own model's module) to the
-    bit-exact rewrite, until the returned Patch is restored. With no arguments, every
-    already-imported module whose name contains 'modeling_' and that has repeat_kv."""
+    transformers.models.llama.modeling_llama, transformers.integrations.sdpa_attention,
+    or your own model's module) to the bit-exact rewrite, until the returned Patch is
+    restored. With no arguments, repeat_kv_namespaces()."""
     if not namespaces:
-        namespaces = [m for name, m in list(sys.modules.items())
-                      if m is not None and "modeling_" in name and hasattr(m, "repeat_kv")]
+        namespaces = repeat_kv_namespaces()
     p = Patch("repeat_kv", [(ns, "repeat_kv", repeat_kv) for ns in namespaces])
     p.count = len(namespaces)
     return p
-
-
-class WindowAttentionGPU(nn.Module):
-    """Swin(-v1) WindowAttention without GATHER_ND and rank-5 tensors: the relative
-    position bias `table[index]` is gathered once here and kept as a constant
-    [nH, N, N]; q/k/v are split with rank-4 views; the shifted-window mask is added as
-    [B, nW*nH, N, N]. Wraps the original module (qkv, proj, dropouts reused). Bit-exact
-    (the same operations on the same values, in the same order)."""
-
-    def __init__(self, wa: nn.Module):
-        super().__init__()
-        self.qkv, self.proj = wa.qkv, wa.proj
-        self.attn_drop = getattr(wa, "attn_drop", nn.Identity())
-        self.proj_drop = getattr(wa, "proj_drop", nn.Identity())
-        self.num_heads = int(wa.num_heads)
-        self.scale = wa.scale
-        n = wa.relative_position_index.shape[0]
-        with torch.no_grad():
-            bias = wa.relative_position_bias_table[wa.relative_position_index.reshape(-1)]
-            bias = bias.reshape(n, n, -1).permute(2, 0, 1).contiguous()
-        self.register_buffer("pos_bias", bias)
-
-    def forward(self, x, mask=None):
-        b_, n, c = x.shape
-        nh = self.num_heads
-        hd = c // nh
-        qkv = self.qkv(x)
-        q = qkv[..., 0 * c:1 * c].reshape(b_, n, nh, hd).transpose(1, 2)
-        k = qkv[..., 1 * c:2 * c].reshape(b_, n, nh, hd).transpose(1, 2)
-        v = qkv[..., 2 * c:3 * c].reshape(b_, n, nh, hd).transpose(1, 2)
-        q = q * self.scale
-        attn = q @ k.transpose(-2, -1)
-        attn = attn + self.pos_bias
-        if mask is not None:
-            nw = mask.shape[0]
-            m = torch.cat([mask.unsqueeze(1)] * nh, dim=1).reshape(1, nw * nh, n, n)
-            attn = (attn.reshape(b_ // nw, nw * nh, n, n) + m).reshape(b_, nh, n, n)
-        attn = self.attn_drop(torch.softmax(attn, dim=-1))
-        y = (attn @ v).transpose(1, 2).reshape(b_, n, c)
-        return self.proj_drop(self.proj(y))
-
-
-def patch_window_attention(model: nn.Module) -> int:
-    """Swap every module carrying relative_position_bias_table, relative_position_index,
-    num_heads, qkv and proj (Swin v1 WindowAttention) for WindowAttentionGPU."""
-    from ._util import swap_modules
-    need = ("relative_position_bias_table", "relative_position_index", "num_heads", "qkv", "proj")
-    return swap_modules(model, lambda _, m: all(hasattr(m, a) for a in need)
-                        and not isinstance(m, WindowAttentionGPU), WindowAttentionGPU)

@@ -37,8 +37,7 @@ _F_INTERPOLATE = F.interpolate           # the original, immune to patch_interpo
 
 __all__ = ["grid_sample_tent", "patch_grid_sample", "EdgePadMaxPool2d", "ZeroPadMaxPool2d",
            "ZeroPadMaxPool", "patch_maxpool_zeropad", "interpolate_matmul",
-           "patch_interpolate", "space_to_depth2", "stride2_slice", "PatchMergingGPU",
-           "patch_patch_merging"]
+           "patch_interpolate", "space_to_depth2", "stride2_slice"]
 
 
 # ---- grid_sample ---------------------------------------------------------------------
@@ -232,33 +231,3 @@ def stride2_slice(x, dy=0, dx=0):
     """x[..., dy::2, dx::2] for NCHW x with even H, W, as a stride-2 one-hot depthwise
     conv. Bit-exact for finite x."""
     return space_to_depth2(x, ((dy, dx),))
-
-
-class PatchMergingGPU(nn.Module):
-    """Swin PatchMerging without stride-2 gathers. Wraps the original module (its norm
-    and reduction are reused unchanged). Accepts torchvision's [B, H, W, C] input, or
-    Swin v1's forward(x [B, H*W, C], H, W). Bit-exact for even H, W."""
-
-    def __init__(self, pm: nn.Module):
-        super().__init__()
-        self.norm, self.reduction = pm.norm, pm.reduction
-
-    def forward(self, x, H=None, W=None):
-        v1 = H is not None
-        if v1:
-            b, _, c = x.shape
-            x = x.reshape(b, H, W, c)
-        b, h, w, c = x.shape
-        xc = x.permute(0, 3, 1, 2)                                    # NCHW
-        y = space_to_depth2(xc, ((0, 0), (1, 0), (0, 1), (1, 1)))     # [B, 4C, H/2, W/2]
-        y = y.permute(0, 2, 3, 1)                                     # [B, H/2, W/2, 4C]
-        if v1:
-            y = y.reshape(b, (h // 2) * (w // 2), 4 * c)
-        return self.reduction(self.norm(y))
-
-
-def patch_patch_merging(model: nn.Module) -> int:
-    """Wrap every child whose class name contains PatchMerging (with `norm` and `reduction`)
-    in PatchMergingGPU. Returns the count."""
-    return swap_modules(model, lambda _, m: "PatchMerging" in type(m).__name__
-                        and hasattr(m, "reduction") and hasattr(m, "norm"), PatchMergingGPU)

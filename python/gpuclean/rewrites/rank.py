@@ -13,6 +13,10 @@ rank-6 reshape; einops patterns and packed head splits create rank-5/6 views.
   Bit-exact.
 * pixelshuffle_to_conv_transpose: the seed's one-hot ConvTranspose2d equal to
   PixelShuffle(r) (exact); lower it further with ZeroStuffConvT2d.
+* channel_shuffle4 / ChannelShuffle4 / patch_channel_shuffle: ShuffleNet's channel
+  shuffle `view(b, g, c/g, h, w).transpose(1, 2)` (rank 5; torchvision's
+  shufflenetv2.channel_shuffle, nn.ChannelShuffle) as [b, g, c/g, h*w] -> transpose
+  -> [b, c, h, w]. Bit-exact.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from ._util import Patch, swap_modules
 
 __all__ = ["permute4", "rearrange", "pixel_shuffle4", "pixel_unshuffle4", "PixelShuffle4",
            "PixelUnshuffle4", "patch_pixel_shuffle", "pixelshuffle_to_conv_transpose",
-           "patch_einops"]
+           "patch_einops", "channel_shuffle4", "ChannelShuffle4", "patch_channel_shuffle"]
 
 
 def _prod(xs):
@@ -188,4 +192,38 @@ def patch_einops():
         pass
     p = Patch("einops", reps)
     p.count = 1
+    return p
+
+
+def channel_shuffle4(x, groups):
+    """ShuffleNet's channel shuffle of [B, C, H, W] with rank-4 tensors only. Bit-exact."""
+    b, c, h, w = x.shape
+    g = int(groups)
+    return x.reshape(b, g, c // g, h * w).transpose(1, 2).reshape(b, c, h, w)
+
+
+class ChannelShuffle4(nn.Module):
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = int(groups)
+
+    def forward(self, x):
+        return channel_shuffle4(x, self.groups)
+
+
+def patch_channel_shuffle(model: nn.Module = None):
+    """Swap nn.ChannelShuffle modules of `model` for ChannelShuffle4 and rebind
+    torchvision.models.shufflenetv2.channel_shuffle (when imported) to channel_shuffle4
+    until the returned Patch is restored. p.count = modules swapped + functions rebound."""
+    import sys
+    n = 0
+    if model is not None:
+        n = swap_modules(model, lambda _, m: type(m) is nn.ChannelShuffle,
+                         lambda m: ChannelShuffle4(m.groups))
+    reps = []
+    tv = sys.modules.get("torchvision.models.shufflenetv2")
+    if tv is not None and hasattr(tv, "channel_shuffle"):
+        reps.append((tv, "channel_shuffle", channel_shuffle4))
+    p = Patch("channel_shuffle", reps)
+    p.count = n + len(reps)
     return p
