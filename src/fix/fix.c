@@ -19,10 +19,11 @@
 
 static const gc_fix_pass *const registry[] = {
     &gc_fix_broadcast_to_const,   /* fix.broadcast_to.const */
+    &gc_fix_const_fold,           /* fix.const_fold (early: no later pass rewrites ops a fold removes) */
     &gc_fix_broadcast_to_tile,    /* fix.broadcast_to.runtime */
     &gc_fix_gather_nd_const,      /* fix.gather_nd */
-    &gc_fix_rank5_hoist,          /* fix.rank5 (elementwise/last-axis ops before the RESHAPE) */
     &gc_fix_rank5_fold,           /* fix.rank5 */
+    &gc_fix_rank5_hoist,          /* fix.rank5 (after rank5_fold, which fix.rank5 names first: elementwise/last-axis ops before the RESHAPE) */
     &gc_fix_split_to_slices,      /* fix.split.slices */
     &gc_fix_select_to_arith,      /* fix.select.arith */
     &gc_fix_squeeze_to_reshape,   /* fix.squeeze.reshape */
@@ -35,7 +36,6 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_bmm_mask_expand,      /* fix.bmm_mask.expand (fp16.bmm_mask_broadcast) */
     &gc_fix_bmm_adj_explicit,     /* fix.bmm.adj_explicit (classic.bmm_adj_ignored) */
     &gc_fix_pow_square,           /* fix.pow.square (NaN for negative bases on the GPU) */
-    &gc_fix_const_fold,           /* fix.const_fold */
 };
 #define N_PASSES ((int)(sizeof registry / sizeof registry[0]))
 
