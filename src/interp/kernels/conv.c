@@ -66,19 +66,22 @@ typedef struct {
     int32_t *qm; int *qs;               /* per output channel multiplier / shift */
     float *qf;                          /* per output channel float scale (xnnpack mode) */
     bool xnn;
+    bool acc64;                         /* 8-bit: int64 accumulators (int32 could overflow) */
     int32_t x_off, y_off, qlo, qhi;
     int w_slot;                         /* scratch for per-eval transposition (-1: none) */
     bool check_shape;                   /* TRANSPOSE_CONV: output_shape known only at eval */
     int acc_slot;                       /* scratch for the accumulator row */
 } conv_data;
 
-static int out_size(int in, int k, int s, int d, int same) {
-    int e = (k - 1) * d + 1;
+/* In 64 bits: kernel, dilation and stride come from the file ((k - 1) * d alone can
+ * exceed int); conv_prepare range-checks the results. */
+static int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t d, int same) {
+    int64_t e = (k - 1) * d + 1;
     return same ? (in + s - 1) / s : (in - e + s) / s;
 }
-static int pad_before(int in, int k, int s, int d, int out) {
-    int e = (k - 1) * d + 1;
-    int total = (out - 1) * s + e - in;
+static int64_t pad_before(int64_t in, int64_t k, int64_t s, int64_t d, int64_t out) {
+    int64_t e = (k - 1) * d + 1;
+    int64_t total = (out - 1) * s + e - in;
     return total > 0 ? total / 2 : 0;
 }
 
@@ -88,13 +91,35 @@ static void transpose_filter_f(const float *w, float *wt, int OC, int K) {
         for (int k = 0; k < K; k++) wt[(size_t)k * OC + oc] = w[(size_t)oc * K + k];
 }
 
+/* Zero points must lie in their type's range: the file can say anything, and the integer
+ * arithmetic relies on |x - zp|, |w - zp| <= 2^16 (a zero point of INT32_MIN overflowed
+ * the negation, one of INT32_MAX the input offset). */
+static gc_status zp_in_range(gc_ctx *ctx, const char *what, int dtype, int64_t zp) {
+    int32_t lo, hi;
+    gc_qrange(dtype, &lo, &hi);
+    GC_ENSURE(ctx, zp >= lo && zp <= hi, "%s zero point %lld is outside the range of %s",
+              what, (long long)zp, gc_type_name(dtype));
+    return GC_OK;
+}
+
 static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, gc_rt *w, gc_rt *b, gc_rt *y, int K) {
     GC_ENSURE(ctx, w->known, "quantized weights must be constant");
     GC_UNSUP(ctx, w->dtype == GC_T_INT8 || w->dtype == GC_T_UINT8, "weights of type %s", gc_type_name(w->dtype));
-    GC_ENSURE(ctx, x->scale > 0 && y->scale > 0 && w->q && w->q->n_scale >= 1, "quantized conv needs scales");
+    GC_ENSURE(ctx, x->scale > 0 && y->scale > 0 && isfinite(x->scale) && isfinite(y->scale) && w->q && w->q->n_scale >= 1,
+              "quantized conv needs finite positive scales");
     GC_ENSURE(ctx, x->dtype == y->dtype, "input %s, output %s", gc_type_name(x->dtype), gc_type_name(y->dtype));
     int ns = w->q->n_scale;
     GC_ENSURE(ctx, ns == 1 || ns == d->OC, "filter has %d scales for %d output channels", ns, (int)d->OC);
+    for (int i = 0; i < ns; i++)
+        GC_ENSURE(ctx, w->q->scale[i] >= 0 && isfinite(w->q->scale[i]), "filter scale %d is %g", i, (double)w->q->scale[i]);
+    GC_TRY(zp_in_range(ctx, "input", x->dtype, x->zp));
+    GC_TRY(zp_in_range(ctx, "output", y->dtype, y->zp));
+    for (int i = 0; i < w->q->n_zero_point; i++) GC_TRY(zp_in_range(ctx, "filter", w->dtype, w->q->zero_point[i]));
+    /* a fused activation's bounds are zp + round(6 / scale): keep that inside int32 */
+    GC_ENSURE(ctx, d->act == GC_ACT_NONE || (double)y->scale * 1073741824.0 >= 6.0,
+              "output scale %g is too small for fused activation %d", (double)y->scale, d->act);
+    /* 8-bit: TFLite sums in int32; K taps of at most 255 * 255 each must fit, else int64 */
+    d->acc64 = x->dtype == GC_T_INT16 || (int64_t)K * 65025 > INT32_MAX;
     bool fresh;
     d->qm = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(int32_t));
     d->qs = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(int));
@@ -107,6 +132,9 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
     for (int oc = 0; oc < d->OC; oc++) {
         double m = (double)x->scale * (double)w->q->scale[ns == 1 ? 0 : oc] / (double)y->scale;
         gc_q_multiplier(m, &d->qm[oc], &d->qs[oc]);
+        /* the 64-bit rescale (16-bit activations) shifts by 15 - shift: needs shift <= 14 */
+        GC_ENSURE(ctx, x->dtype != GC_T_INT16 || d->qs[oc] <= 14,
+                  "output channel %d: requantization multiplier %g is out of range", oc, m);
         d->qf[oc] = x->scale * w->q->scale[ns == 1 ? 0 : oc] / y->scale;   /* float32, as XNNPACK */
     }
     /* zero points: per tensor for uint8, 0 for int8 (per-channel) */
@@ -123,6 +151,11 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
         GC_ENSURE(ctx, b->dtype == GC_T_INT32 || b->dtype == GC_T_INT64, "bias must be INT32 or INT64, not %s", gc_type_name(b->dtype));
         GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->OC, "bias has %llu entries for %d channels", (unsigned long long)gc_numel(b), (int)d->OC);
         d->bias_q = b->data; d->bias64 = b->dtype == GC_T_INT64;
+        /* |acc| < 2^56 (K < 2^31 taps of < 2^25); a bias within 2^56 keeps acc + bias in int64 */
+        for (int oc = 0; oc < d->OC && d->bias64; oc++) {
+            int64_t v; memcpy(&v, d->bias_q + (size_t)oc * 8, 8);
+            GC_ENSURE(ctx, v > -((int64_t)1 << 56) && v < ((int64_t)1 << 56), "bias %d is %lld, out of range", oc, (long long)v);
+        }
     }
     d->x_off = -x->zp; d->y_off = y->zp;
     gc_qrange(y->dtype, &d->qlo, &d->qhi);
@@ -185,23 +218,27 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
               "kernel %dx%d / input %dx%d out of range", (int)d->KH, (int)d->KW, (int)d->H, (int)d->W);
     GC_ENSURE(ctx, d->C > 0 && d->KH > 0 && d->KW > 0 && w->shape[0] > 0 && w->shape[3] > 0,
               "empty input depth or filter (%dx%d kernel, depth %d)", (int)d->KH, (int)d->KW, (int)d->C);
-    int K;
+    int64_t K, oh = 0, ow = 0;
+    /* effective kernels (k - 1) * dilation + 1 up to 2^30 keep every tap position
+     * (oy * stride - pad + ky * dilation) inside int32 */
+    GC_ENSURE(ctx, (int64_t)(d->KH - 1) * d->dh < (1 << 30) && (int64_t)(d->KW - 1) * d->dw < (1 << 30),
+              "dilated kernel %dx%d (dilation %dx%d) out of range", (int)d->KH, (int)d->KW, d->dh, d->dw);
     if (d->kind == K_CONV) {
         d->OC = w->shape[0]; d->ICg = w->shape[3];
         GC_ENSURE(ctx, d->ICg > 0 && d->C % d->ICg == 0, "input depth %d not a multiple of filter depth %d", (int)d->C, (int)d->ICg);
         d->G = d->C / d->ICg;
         GC_ENSURE(ctx, d->OC % d->G == 0, "output channels %d not divisible into %d groups", (int)d->OC, (int)d->G);
-        d->OH = out_size(d->H, d->KH, d->sh, d->dh, same);
-        d->OW = out_size(d->W, d->KW, d->sw, d->dw, same);
-        K = d->KH * d->KW * d->ICg;
+        oh = out_size(d->H, d->KH, d->sh, d->dh, same);
+        ow = out_size(d->W, d->KW, d->sw, d->dw, same);
+        K = (int64_t)d->KH * d->KW * d->ICg;
     } else if (d->kind == K_DW) {
         GC_ENSURE(ctx, w->shape[0] == 1, "depthwise filter must be [1, KH, KW, C*m]");
         d->OC = w->shape[3];
         GC_ENSURE(ctx, d->C > 0 && d->OC % d->C == 0, "filter depth %d not a multiple of input depth %d", (int)d->OC, (int)d->C);
         d->mult = d->OC / d->C;
-        d->OH = out_size(d->H, d->KH, d->sh, d->dh, same);
-        d->OW = out_size(d->W, d->KW, d->sw, d->dw, same);
-        K = d->KH * d->KW;
+        oh = out_size(d->H, d->KH, d->sh, d->dh, same);
+        ow = out_size(d->W, d->KW, d->sw, d->dw, same);
+        K = (int64_t)d->KH * d->KW;
     } else {
         GC_ENSURE(ctx, gc_numel(n->in[0]) == 4, "output_shape must have 4 entries");
         d->OC = w->shape[0]; d->ICg = w->shape[3];
@@ -209,7 +246,7 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
         if (n->in[0]->known) {
             GC_ENSURE(ctx, gc_get_int(n->in[0], 3) == d->OC && gc_get_int(n->in[0], 0) == d->B,
                       "output_shape disagrees with the filter / batch");
-            d->OH = (int32_t)gc_get_int(n->in[0], 1); d->OW = (int32_t)gc_get_int(n->in[0], 2);
+            oh = gc_get_int(n->in[0], 1); ow = gc_get_int(n->in[0], 2);
         } else {
             /* given at run time: take the file's static output shape, check it at eval */
             const gc_tensor *t = y->ir;
@@ -217,18 +254,24 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
             for (int i = 0; i < t->n_shape_signature; i++) dyn |= t->shape_signature[i] < 0;
             GC_UNSUP(ctx, !dyn && t->shape[0] == d->B && t->shape[3] == d->OC,
                      "output_shape is computed at run time and the output has no static shape");
-            d->OH = t->shape[1]; d->OW = t->shape[2];
+            oh = t->shape[1]; ow = t->shape[2];
             d->check_shape = true;
         }
-        K = d->KH * d->KW * d->C;
+        K = (int64_t)d->KH * d->KW * d->C;
+        /* the scatter's positions iy * stride + ky - pad stay inside int32 */
+        GC_ENSURE(ctx, (int64_t)d->H * d->sh <= (1 << 30) && (int64_t)d->W * d->sw <= (1 << 30),
+                  "input %dx%d at stride %dx%d out of range", (int)d->H, (int)d->W, d->sh, d->sw);
     }
-    GC_ENSURE(ctx, d->OH >= 0 && d->OW >= 0, "output would be empty");
+    GC_ENSURE(ctx, oh >= 0 && ow >= 0, "output would be empty");
+    GC_ENSURE(ctx, oh <= (1 << 24) && ow <= (1 << 24), "output %lldx%lld out of range", (long long)oh, (long long)ow);
+    GC_ENSURE(ctx, K <= INT32_MAX, "filter of %lld taps per output channel out of range", (long long)K);
+    d->OH = (int32_t)oh; d->OW = (int32_t)ow;
     if (d->kind == K_TCONV) {
-        d->pt = same ? pad_before(d->OH, d->KH, d->sh, 1, out_size(d->OH, d->KH, d->sh, 1, 1)) : 0;
-        d->pl = same ? pad_before(d->OW, d->KW, d->sw, 1, out_size(d->OW, d->KW, d->sw, 1, 1)) : 0;
+        d->pt = same ? (int)pad_before(d->OH, d->KH, d->sh, 1, out_size(d->OH, d->KH, d->sh, 1, 1)) : 0;
+        d->pl = same ? (int)pad_before(d->OW, d->KW, d->sw, 1, out_size(d->OW, d->KW, d->sw, 1, 1)) : 0;
     } else {
-        d->pt = same ? pad_before(d->H, d->KH, d->sh, d->dh, d->OH) : 0;
-        d->pl = same ? pad_before(d->W, d->KW, d->sw, d->dw, d->OW) : 0;
+        d->pt = same ? (int)pad_before(d->H, d->KH, d->sh, d->dh, d->OH) : 0;
+        d->pl = same ? (int)pad_before(d->W, d->KW, d->sw, d->dw, d->OW) : 0;
     }
     if (b) GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->OC, "bias has %llu entries for %d channels",
                      (unsigned long long)gc_numel(b), (int)d->OC);
@@ -251,7 +294,7 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
         }
     } else {
         GC_UNSUP(ctx, gc_is_qint(x->dtype), "input type %s is not supported", gc_type_name(x->dtype));
-        GC_TRY(quant_prepare(ctx, n, d, x, w, b, y, K));
+        GC_TRY(quant_prepare(ctx, n, d, x, w, b, y, (int)K));
     }
     if (d->kind == K_TCONV && d->dt != GC_T_FLOAT32)   /* the whole output, int64 */
         d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->B * d->OH * d->OW * d->OC * sizeof(int64_t));
@@ -393,6 +436,9 @@ GC_CLONES static void tconv_f32(gc_ctx *ctx, const conv_data *d, const float *x,
 
 static inline int32_t requant(const conv_data *d, int64_t acc, int oc) {
     if (d->xnn) return gc_q_xnn((int32_t)acc, d->qf[oc], d->y_off, d->qlo, d->qhi);
+    /* the 64-bit rescale multiplies by up to 2^15: clamp what no real model reaches */
+    if (acc > ((int64_t)1 << 47)) acc = (int64_t)1 << 47;
+    if (acc < -((int64_t)1 << 47)) acc = -((int64_t)1 << 47);
     int32_t v = d->dt == GC_T_INT16 ? gc_q_mul64(acc, d->qm[oc], d->qs[oc])
                                     : gc_q_mul((int32_t)acc, d->qm[oc], d->qs[oc]);
     return gc_clamp_i32((int64_t)v + d->y_off, d->qlo, d->qhi);
@@ -526,16 +572,16 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
                        (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
         int64_t rows = (int64_t)d->B * d->OH;
         /* threads only when each has real work: >= 2 rows and ~64k multiply-adds */
-        int64_t work = rows * d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
+        double work = (double)rows * d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
         int nt = ctx->threads;
         if (nt > rows) nt = (int)rows;
-        if (work < 65536LL * nt) nt = (int)(work / 65536) > 1 ? (int)(work / 65536) : 1;
+        if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
         if (nt > ctx->threads) nt = ctx->threads;
         gc_parallel(nt, conv_job_run, &j);
         return GC_OK;
     }
     if (d->kind == K_TCONV) { tconv_q(d, x, y, (int64_t *)n->scratch[d->acc_slot]); return GC_OK; }
-    if (d->dt == GC_T_INT16) conv_q64(d, x, y, (int64_t *)n->scratch[d->acc_slot]);
+    if (d->acc64) conv_q64(d, x, y, (int64_t *)n->scratch[d->acc_slot]);
     else conv_q32(d, x, y, (int32_t *)n->scratch[d->acc_slot]);
     return GC_OK;
 }

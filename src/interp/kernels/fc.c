@@ -63,6 +63,35 @@ typedef struct fc_data {
 
 static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, struct fc_data *d, int act);
 
+/* Output shape: [rows, units], or x.shape[:-1] + [units] with keep_num_dims, which
+ * needs x's last dimension to be the depth (else the output would hold fewer than
+ * rows * units values: a mutated model wrote past it). */
+static gc_status fc_out_shape(gc_ctx *ctx, gc_node *n, const fc_data *d) {
+    gc_rt *x = n->in[0], *y = n->out[0];
+    GC_ENSURE(ctx, d->rows <= INT32_MAX && d->N <= INT32_MAX, "%lld rows of %lld units is out of range",
+              (long long)d->rows, (long long)d->N);
+    int32_t shp[GC_MAX_RANK]; int r;
+    if (gc_opt_int(gc_opts(n), GC_O_FullyConnectedOptions_keep_num_dims)) {
+        GC_ENSURE(ctx, x->rank >= 1 && x->shape[x->rank - 1] == d->K,
+                  "keep_num_dims: the input's last dimension (%d) must be the depth %lld",
+                  x->rank >= 1 ? (int)x->shape[x->rank - 1] : 0, (long long)d->K);
+        r = x->rank;
+        memcpy(shp, x->shape, sizeof shp);
+        shp[r - 1] = (int32_t)d->N;
+    } else { r = 2; shp[0] = (int32_t)d->rows; shp[1] = (int32_t)d->N; }
+    return gc_set_shape(ctx, y, r, shp);
+}
+
+/* Zero points must lie in their type's range (a file can say anything; the integer
+ * arithmetic below relies on |x - zp| <= 2^16). */
+static gc_status zp_in_range(gc_ctx *ctx, const char *what, int dtype, int64_t zp) {
+    int32_t lo, hi;
+    gc_qrange(dtype, &lo, &hi);
+    GC_ENSURE(ctx, zp >= lo && zp <= hi, "%s zero point %lld is outside the range of %s",
+              what, (long long)zp, gc_type_name(dtype));
+    return GC_OK;
+}
+
 static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_opt_expect(ctx, n, GC_BO_FullyConnectedOptions));
     GC_TRY(gc_check_arity(ctx, n, 2, 3, 1));
@@ -106,9 +135,18 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         GC_UNSUP(ctx, gc_is_qint(x->dtype) && (w->dtype == GC_T_INT8 || w->dtype == GC_T_UINT8),
                  "%s input with %s weights is not supported", gc_type_name(x->dtype), gc_type_name(w->dtype));
         GC_ENSURE(ctx, y->dtype == x->dtype, "output type %s, input %s", gc_type_name(y->dtype), gc_type_name(x->dtype));
-        GC_ENSURE(ctx, x->scale > 0 && y->scale > 0 && w->q && w->q->n_scale >= 1, "quantized FULLY_CONNECTED needs scales");
+        GC_ENSURE(ctx, x->scale > 0 && y->scale > 0 && isfinite(x->scale) && isfinite(y->scale) && w->q && w->q->n_scale >= 1,
+                  "quantized FULLY_CONNECTED needs finite positive scales");
         int ns = w->q->n_scale;
         GC_ENSURE(ctx, ns == 1 || ns == d->N, "weights have %d scales for %lld units", ns, (long long)d->N);
+        for (int i = 0; i < ns; i++)
+            GC_ENSURE(ctx, w->q->scale[i] >= 0 && isfinite(w->q->scale[i]), "weight scale %d is %g", i, (double)w->q->scale[i]);
+        GC_TRY(zp_in_range(ctx, "input", x->dtype, x->zp));
+        GC_TRY(zp_in_range(ctx, "output", y->dtype, y->zp));
+        for (int i = 0; i < w->q->n_zero_point; i++) GC_TRY(zp_in_range(ctx, "weight", w->dtype, w->q->zero_point[i]));
+        /* a fused activation's bounds are zp + round(6 / scale): keep that inside int32 */
+        GC_ENSURE(ctx, act == GC_ACT_NONE || (double)y->scale * 1073741824.0 >= 6.0,
+                  "output scale %g is too small for fused activation %d", (double)y->scale, act);
         d->qm = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(int32_t));
         d->qs = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(int));
         d->qf = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(float));
@@ -120,6 +158,9 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         int32_t wzp = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
         for (int64_t u = 0; u < d->N; u++) {
             gc_q_multiplier((double)x->scale * (double)w->q->scale[ns == 1 ? 0 : u] / (double)y->scale, &d->qm[u], &d->qs[u]);
+            /* the 64-bit rescale shifts by 15 - shift: needs shift <= 14 */
+            GC_ENSURE(ctx, x->dtype != GC_T_INT16 || d->qs[u] <= 14, "unit %lld: requantization multiplier %g is out of range",
+                      (long long)u, (double)x->scale * (double)w->q->scale[ns == 1 ? 0 : u] / (double)y->scale);
             d->qf[u] = x->scale * w->q->scale[ns == 1 ? 0 : u] / y->scale;
             int32_t z = (w->q->n_zero_point == d->N && d->N > 1) ? (int32_t)w->q->zero_point[u] : wzp;
             for (int64_t k = 0; k < d->K && fresh; k++) d->wq[k * d->N + u] = gc_qget(w->dtype, w->data, (size_t)(u * d->K + k)) - z;
@@ -131,13 +172,7 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
     }
     d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
     n->data = d;
-    int32_t shp[GC_MAX_RANK]; int r;
-    if (gc_opt_int(o, GC_O_FullyConnectedOptions_keep_num_dims)) {
-        r = x->rank;
-        memcpy(shp, x->shape, sizeof shp);
-        shp[r - 1] = (int32_t)d->N;
-    } else { r = 2; shp[0] = (int32_t)d->rows; shp[1] = (int32_t)d->N; }
-    return gc_set_shape(ctx, y, r, shp);
+    return fc_out_shape(ctx, n, d);
 }
 
 /* Round a float to bfloat16 (nearest, ties to even), returned as float. */
@@ -160,9 +195,14 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
     GC_ENSURE(ctx, w->known, "weights must be constant");
     gc_rt *st = &ctx->f->t[q->bw_scales];
     d->N = w->shape[0]; d->K = w->shape[1]; d->block = q->bw_block_size;
+    GC_ENSURE(ctx, d->K > 0, "blockwise weights [%lld, %lld] have no depth", (long long)d->N, (long long)d->K);
     GC_ENSURE(ctx, d->block > 0 && d->K % d->block == 0, "block size %lld does not divide depth %lld", (long long)d->block, (long long)d->K);
-    GC_ENSURE(ctx, st->known && st->dtype == GC_T_FLOAT16 && gc_numel(st) == (uint64_t)(d->N * (d->K / d->block)),
-              "blockwise scales must be a constant FLOAT16 [%lld, %lld]", (long long)d->N, (long long)(d->K / d->block));
+    GC_ENSURE(ctx, w->nbytes >= (size_t)((d->N * d->K + 1) / 2), "packed INT4 weights hold %zu bytes, [%lld, %lld] needs %lld",
+              w->nbytes, (long long)d->N, (long long)d->K, (long long)((d->N * d->K + 1) / 2));
+    GC_ENSURE(ctx, st->known && st->dtype == GC_T_FLOAT16 && st->rank == 2 && st->shape[0] == d->N &&
+                   st->shape[1] == d->K / d->block && st->nbytes >= (size_t)(d->N * (d->K / d->block)) * 2,
+              "blockwise scales must be a constant FLOAT16 [%lld, %lld] (units, depth / block %lld)",
+              (long long)d->N, (long long)(d->K / d->block), (long long)d->block);
     GC_ENSURE(ctx, gc_numel(x) % (uint64_t)d->K == 0, "input is not a multiple of depth %lld", (long long)d->K);
     GC_UNSUP(ctx, n->n_in < 3 || n->in[2] == NULL, "bias with blockwise weights is not supported");
     d->rows = (int64_t)(gc_numel(x) / (uint64_t)d->K);
@@ -186,11 +226,7 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
     }
     d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 16);
     n->data = d;
-    int32_t shp[GC_MAX_RANK]; int r;
-    if (gc_opt_int(gc_opts(n), GC_O_FullyConnectedOptions_keep_num_dims)) {
-        r = x->rank; memcpy(shp, x->shape, sizeof shp); shp[r - 1] = (int32_t)d->N;
-    } else { r = 2; shp[0] = (int32_t)d->rows; shp[1] = (int32_t)d->N; }
-    return gc_set_shape(ctx, y, r, shp);
+    return fc_out_shape(ctx, n, d);
 }
 
 /* Reference: dequantized weights, float accumulation in k order per output.
@@ -220,18 +256,19 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
         float zmin_err = -128.0f + mn * scale, zmax_err = 127.0f + mx * scale;
         float zp = zmin_err + zmax_err > 0 ? -128.0f - mn * scale : 127.0f - mx * scale;
         zp = zp < -128.0f ? -128.0f : zp > 127.0f ? 127.0f : zp;
+        if (zp != zp) zp = 0.0f;                  /* Inf in x: no float to int of NaN */
         int32_t izp = (int32_t)rintf(zp);
         int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
         for (int64_t k = 0; k < K; k++) {
             float v = rintf(xr[k] * scale) + (float)izp;
-            qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v);
+            qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v == v ? v : 0);
         }
         float inv = 1.0f / scale;
         for (int64_t u = 0; u < N; u++) {
             const int8_t *w = d->w4 + u * K;
             float acc = 0.0f;
             for (int64_t b = 0; b < nb; b++) {
-                int32_t ia = 0;
+                int64_t ia = 0;               /* int32 in XNNPACK; the same unless a huge block overflows it */
                 for (int64_t k = b * B; k < (b + 1) * B; k++) ia += ((int32_t)qx[k] - izp) * w[k];
                 acc += (float)ia * d->bscale[u * nb + b];
             }
@@ -281,7 +318,10 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
             for (int64_t u = 0; u < N; u++) acc[u] += (int64_t)xv * w[u];
         }
         for (int64_t u = 0; u < N; u++) {
-            int64_t a = acc[u] + (b ? gc_get_int(b, (size_t)u) : 0);
+            int64_t a;
+            if (__builtin_add_overflow(acc[u], b ? gc_get_int(b, (size_t)u) : 0, &a)) a = acc[u] > 0 ? INT64_MAX : INT64_MIN;
+            if (a > ((int64_t)1 << 47)) a = (int64_t)1 << 47;    /* keeps the 64-bit rescale in range; */
+            if (a < -((int64_t)1 << 47)) a = -((int64_t)1 << 47); /* no real accumulator gets there */
             if (d->xnn) { gc_qset(dt, y->data, (size_t)(r * N + u), gc_q_xnn((int32_t)a, d->qf[u], d->y_off, d->qlo, d->qhi)); continue; }
             int32_t v = dt == GC_T_INT16 ? gc_q_mul64(a, d->qm[u], d->qs[u]) : gc_q_mul((int32_t)a, d->qm[u], d->qs[u]);
             gc_qset(dt, y->data, (size_t)(r * N + u), gc_clamp_i32((int64_t)v + d->y_off, d->qlo, d->qhi));

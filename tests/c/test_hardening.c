@@ -1,0 +1,318 @@
+/* test_hardening.c — issue 12: hostile models must be refused at prepare with a clear
+ * message, never run into a buffer overflow or undefined behaviour (make asan runs
+ * these under ASan + UBSan). The mutated models are built here, one op each, or
+ * derived in memory from a corpus model (skipped when the corpus is absent). */
+#include "test.h"
+#include "interp/interp.h"
+#include "interp/quant.h"
+#include "model/model.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* A tensor of the one-op model: data == NULL makes it a run-time input, else a
+ * constant. scale > 0 quantizes it per tensor (n_scale > 1: per channel, axis 3). */
+typedef struct {
+    int type, rank;
+    int32_t shape[6];
+    const void *data;
+    float scale; int64_t zp;
+    int n_scale;
+} T;
+
+typedef struct { gc_model *m; gc_op *op; int32_t t[8]; } one_op;
+
+static size_t tbytes(const T *t) {
+    uint64_t n = 1;
+    for (int i = 0; i < t->rank; i++) n *= (uint64_t)t->shape[i];
+    return (size_t)gc_type_bytes(t->type, n);
+}
+
+static gc_quant *quant(gc_model *m, float scale, int64_t zp, int n) {
+    if (n < 1) n = 1;
+    gc_quant *q = gc_arena_alloc(&m->arena, sizeof *q);
+    q->n_scale = n; q->n_zero_point = n; q->quantized_dimension = n > 1 ? 3 : 0;
+    q->scale = gc_arena_alloc(&m->arena, sizeof(float) * (size_t)n);
+    q->zero_point = gc_arena_alloc(&m->arena, sizeof(int64_t) * (size_t)n);
+    for (int i = 0; i < n; i++) { q->scale[i] = scale; q->zero_point[i] = zp; }
+    q->bw_scales = q->bw_zero_points = -1;
+    return q;
+}
+
+static one_op build(int32_t code, int opt_type, const T *ins, int n_in, const T *outs, int n_out) {
+    one_op r;
+    memset(&r, 0, sizeof r);
+    r.m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(r.m, "main");
+    int32_t in_idx[8], out_idx[8], graph_in[8], n_graph_in = 0;
+    for (int i = 0; i < n_in + n_out; i++) {
+        const T *t = i < n_in ? &ins[i] : &outs[i - n_in];
+        char name[16]; snprintf(name, sizeof name, "t%d", i);
+        uint32_t buf = t->data ? (uint32_t)gc_model_add_buffer(r.m, t->data, tbytes(t)) : 0;
+        int32_t k = gc_sg_add_tensor(r.m, sg, name, t->type, t->rank, t->shape, buf);
+        if (t->scale > 0) r.m->subgraphs[sg].tensors[k].quant = quant(r.m, t->scale, t->zp, t->n_scale);
+        r.t[i] = k;
+        if (i < n_in) { in_idx[i] = k; if (!t->data) graph_in[n_graph_in++] = k; }
+        else out_idx[i - n_in] = k;
+    }
+    int32_t oc = gc_model_add_opcode(r.m, code, NULL, 1);
+    gc_sg_insert_op(r.m, sg, 0, oc, n_in, in_idx, n_out, out_idx);
+    r.op = &r.m->subgraphs[sg].ops[0];
+    if (opt_type) gc_opt_init(r.m, &r.op->opt, opt_type);
+    gc_sg_set_io(r.m, sg, n_graph_in, graph_in, n_out, out_idx);
+    return r;
+}
+
+/* Prepare (and, when it succeeds, invoke on zeroed inputs); returns the status of the
+ * first failing step and copies its message. */
+static gc_status prepare_msg(const gc_model *m, char *msg, size_t n) {
+    char err[512];
+    gc_interp_opts o = { .signature = -1 };
+    gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
+    if (!it) { snprintf(msg, n, "%s", err); return GC_ERR_FORMAT; }
+    gc_status s = gc_interp_prepare(it);
+    if (s == GC_OK) {
+        for (int k = 0; k < gc_interp_n_inputs(it); k++) { gc_tview v = gc_interp_input(it, k); memset(v.data, 0, v.nbytes); }
+        s = gc_interp_invoke(it);
+    }
+    snprintf(msg, n, "%s", s == GC_OK ? "" : gc_interp_errmsg(it));
+    gc_interp_free(it);
+    return s;
+}
+
+#define EXPECT_REFUSED(model, substr) do {                                                  \
+    char msg_[600];                                                                         \
+    gc_status st_ = prepare_msg((model), msg_, sizeof msg_);                               \
+    CHECK_MSG(st_ != GC_OK && strstr(msg_, (substr)), "status %d, message '%s', want '%s'", \
+              (int)st_, msg_, (substr));                                                    \
+} while (0)
+
+#define S(...) { __VA_ARGS__ }
+
+/* ---- blockwise FULLY_CONNECTED (fc.c) --------------------------------------------------- */
+
+/* x [1,1,xk] FLOAT32, W INT4 [4,4] with FLOAT16 block scales (scale shape / block as
+ * given), keep_num_dims */
+static one_op blockwise_fc(int xk, int srank, const int32_t *sshape, int32_t block) {
+    static uint8_t w4[8] = { 0x21, 0x43, 0x65, 0x07, 0x9f, 0xba, 0xdc, 0x8e };   /* two int4 per byte */
+    static uint16_t sc[8] = { 0x3c00, 0x3800, 0x4000, 0x3c00, 0x3c00, 0x3c00, 0x3400, 0x3c00 };
+    T ins[] = { { GC_T_FLOAT32, 3, S(1, 1, xk), NULL, 0, 0, 0 }, { GC_T_INT4, 2, S(4, 4), w4, 0, 0, 0 } };
+    T outs[] = { { GC_T_FLOAT32, 3, S(1, 1, 4), NULL, 0, 0, 0 } };
+    one_op r = build(GC_OP_FULLY_CONNECTED, GC_BO_FullyConnectedOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_FullyConnectedOptions_keep_num_dims, 1);
+    uint32_t b = (uint32_t)gc_model_add_buffer(r.m, sc, sizeof sc);
+    int32_t st = gc_sg_add_tensor(r.m, 0, "scales", GC_T_FLOAT16, srank, sshape, b);
+    gc_quant *q = gc_arena_alloc(&r.m->arena, sizeof *q);
+    q->details_type = 2; q->bw_scales = st; q->bw_zero_points = -1; q->bw_block_size = block;
+    q->bw_present = 1 | 4;
+    r.m->subgraphs[0].tensors[r.t[1]].quant = q;
+    return r;
+}
+
+GC_TEST(harden_fc_blockwise_valid_still_runs) {
+    one_op r = blockwise_fc(4, 2, (int32_t[]){ 4, 2 }, 2);
+    char err[512];
+    gc_interp_opts o = { .signature = -1 };
+    gc_interp *it = gc_interp_new(r.m, &o, err, sizeof err);
+    CHECK(it && gc_interp_prepare(it) == GC_OK);
+    if (it && gc_interp_n_inputs(it) == 1) {
+        gc_tview v = gc_interp_input(it, 0);
+        float x[4] = { 1, 2, 3, 4 };
+        memcpy(v.data, x, sizeof x);
+        CHECK(gc_interp_invoke(it) == GC_OK);
+        gc_tview y = gc_interp_output(it, 0);
+        /* unit 0: w = 1,2,3,4 (low nibble first), scales 1, 0.5 -> 1 + 4 + 4.5 + 8 */
+        CHECK_EQ_INT(y.nbytes, 16);
+        CHECK_NEAR(((float *)y.data)[0], 17.5, 1e-6);
+    }
+    gc_interp_free(it);
+    gc_model_free(r.m);
+}
+
+/* the write overflow of issue 12: keep_num_dims with x's last dimension a multiple of
+ * the depth made rows * units outputs into an output of x.shape[:-1] + [units] */
+GC_TEST(harden_fc_blockwise_keep_num_dims_depth_mismatch) {
+    one_op r = blockwise_fc(8, 2, (int32_t[]){ 4, 2 }, 2);
+    EXPECT_REFUSED(r.m, "keep_num_dims: the input's last dimension (8) must be the depth 4");
+    gc_model_free(r.m);
+}
+
+GC_TEST(harden_fc_blockwise_scales_and_block) {
+    one_op r = blockwise_fc(4, 1, (int32_t[]){ 8 }, 2);              /* right count, wrong shape */
+    EXPECT_REFUSED(r.m, "blockwise scales must be a constant FLOAT16 [4, 2]");
+    gc_model_free(r.m);
+    r = blockwise_fc(4, 2, (int32_t[]){ 2, 4 }, 2);                  /* transposed */
+    EXPECT_REFUSED(r.m, "blockwise scales must be a constant FLOAT16 [4, 2]");
+    gc_model_free(r.m);
+    r = blockwise_fc(4, 2, (int32_t[]){ 4, 2 }, 3);
+    EXPECT_REFUSED(r.m, "block size 3 does not divide depth 4");
+    gc_model_free(r.m);
+    r = blockwise_fc(4, 2, (int32_t[]){ 4, 2 }, 0);
+    EXPECT_REFUSED(r.m, "block size 0");
+    gc_model_free(r.m);
+    r = blockwise_fc(4, 2, (int32_t[]){ 4, 2 }, -4);
+    EXPECT_REFUSED(r.m, "block size -4");
+    gc_model_free(r.m);
+}
+
+/* the corpus model itself, mutated as the sweep did: input [1,1,2048] for depth 1024 */
+GC_TEST(harden_fc_blockwise_corpus_mutated_input) {
+    const char *dir = gc_test_corpus_dir();
+    if (!dir) SKIP("corpus absent");
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/qwen_fc_blockwise_quantized.tflite", dir);
+    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    if (!m) SKIP("qwen_fc_blockwise_quantized.tflite unreadable");
+    char msg[600];
+    CHECK_MSG(prepare_msg(m, msg, sizeof msg) == GC_OK, "unmutated: %s", msg);
+    gc_tensor *x = &m->subgraphs[0].tensors[m->subgraphs[0].inputs[0]];
+    CHECK_EQ_INT(x->rank, 3);
+    x->shape[2] *= 2; x->n_shape_signature = 0;
+    EXPECT_REFUSED(m, "keep_num_dims");
+    gc_model_free(m);
+}
+
+GC_TEST(harden_fc_float_keep_num_dims_depth_mismatch) {
+    float w[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    T ins[] = { { GC_T_FLOAT32, 2, S(3, 4), NULL, 0, 0, 0 }, { GC_T_FLOAT32, 2, S(2, 2), w, 0, 0, 0 } };
+    T outs[] = { { GC_T_FLOAT32, 2, S(3, 2), NULL, 0, 0, 0 } };
+    one_op r = build(GC_OP_FULLY_CONNECTED, GC_BO_FullyConnectedOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_FullyConnectedOptions_keep_num_dims, 1);
+    EXPECT_REFUSED(r.m, "keep_num_dims: the input's last dimension (4) must be the depth 2");
+    gc_model_free(r.m);
+}
+
+GC_TEST(harden_fc_int8_zero_points_out_of_range) {
+    int8_t w[4] = { 1, 2, 3, 4 };
+    int64_t bad[] = { INT32_MIN, INT32_MAX, 128, -129 };
+    for (int which = 0; which < 3; which++)
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            T ins[] = { { GC_T_INT8, 2, S(1, 2), NULL, 0.5f, which == 0 ? bad[i] : 0, 0 },
+                        { GC_T_INT8, 2, S(2, 2), w, 0.25f, which == 1 ? bad[i] : 0, 0 } };
+            T outs[] = { { GC_T_INT8, 2, S(1, 2), NULL, 1.0f, which == 2 ? bad[i] : 0, 0 } };
+            one_op r = build(GC_OP_FULLY_CONNECTED, GC_BO_FullyConnectedOptions, ins, 2, outs, 1);
+            EXPECT_REFUSED(r.m, which == 0 ? "input zero point" : which == 1 ? "weight zero point" : "output zero point");
+            gc_model_free(r.m);
+        }
+}
+
+/* ---- quantized CONV_2D / DEPTHWISE_CONV_2D (conv.c) -------------------------------------- */
+
+/* int8 conv: x [1,2,2,2] zp zx, filter [2,1,1,2] per channel zp zw, output zp zy / scale sy */
+static one_op int8_conv(int32_t code, int64_t zx, int64_t zw, int64_t zy, float sy, int act) {
+    static int8_t w[4] = { 1, -2, 3, -4 };
+    static int32_t bias[2] = { 5, -6 };
+    int dw = code == GC_OP_DEPTHWISE_CONV_2D;
+    T ins[] = { { GC_T_INT8, 4, S(1, 2, 2, 2), NULL, 0.5f, zx, 0 },
+                { GC_T_INT8, 4, S(dw ? 1 : 2, 1, 1, 2), w, 0.25f, zw, 2 },
+                { GC_T_INT32, 1, S(2), bias, 0.125f, 0, 0 } };
+    T outs[] = { { GC_T_INT8, 4, S(1, 2, 2, 2), NULL, sy, zy, 0 } };
+    one_op r = build(code, dw ? GC_BO_DepthwiseConv2DOptions : GC_BO_Conv2DOptions, ins, 3, outs, 1);
+    if (dw) {
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_h, 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_w, 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_fused_activation_function, act);
+    } else {
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_fused_activation_function, act);
+    }
+    return r;
+}
+
+/* the two UB sites of issue 12: -zp of INT32_MIN, and x + (-zp) for zp = INT32_MAX */
+GC_TEST(harden_conv_int8_zero_points_out_of_range) {
+    int32_t codes[2] = { GC_OP_CONV_2D, GC_OP_DEPTHWISE_CONV_2D };
+    int64_t bad[] = { INT32_MIN, INT32_MAX, 100000, 128, -129 };
+    for (int c = 0; c < 2; c++) {
+        one_op ok = int8_conv(codes[c], -1, 0, 3, 0.5f, 3);
+        char msg[600];
+        CHECK_MSG(prepare_msg(ok.m, msg, sizeof msg) == GC_OK, "valid model refused: %s", msg);
+        gc_model_free(ok.m);
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            one_op r = int8_conv(codes[c], bad[i], 0, 0, 0.5f, 0);
+            EXPECT_REFUSED(r.m, "input zero point");
+            gc_model_free(r.m);
+            r = int8_conv(codes[c], 0, bad[i], 0, 0.5f, 0);
+            EXPECT_REFUSED(r.m, "filter zero point");
+            gc_model_free(r.m);
+            r = int8_conv(codes[c], 0, 0, bad[i], 0.5f, 3);
+            EXPECT_REFUSED(r.m, "output zero point");
+            gc_model_free(r.m);
+        }
+    }
+}
+
+/* RELU6's bound zp + round(6 / scale) left int32 for a tiny output scale */
+GC_TEST(harden_conv_int8_tiny_output_scale_with_activation) {
+    one_op r = int8_conv(GC_OP_DEPTHWISE_CONV_2D, 0, 0, -128, 1e-30f, 3);
+    EXPECT_REFUSED(r.m, "too small for fused activation");
+    gc_model_free(r.m);
+    r = int8_conv(GC_OP_CONV_2D, 0, 0, 0, 1e-30f, 0);                 /* no activation: runs */
+    char msg[600];
+    CHECK_MSG(prepare_msg(r.m, msg, sizeof msg) == GC_OK, "%s", msg);
+    gc_model_free(r.m);
+}
+
+/* 70000 taps of (-128 - 127) * -128 = 32640 overflow TFLite's int32 accumulator: computed
+ * in int64 (no UB), then wrapped to int32 as the reference's int32 sum would */
+GC_TEST(harden_conv_int8_accumulator_beyond_int32) {
+    enum { K = 70000 };
+    int8_t *w = malloc(K), *x = malloc(K);
+    for (int i = 0; i < K; i++) { w[i] = -128; x[i] = -128; }
+    T ins[] = { { GC_T_INT8, 4, S(1, 1, 1, K), NULL, 1.0f, 127, 0 }, { GC_T_INT8, 4, S(1, 1, 1, K), w, 1.0f, 0, 0 } };
+    T outs[] = { { GC_T_INT8, 4, S(1, 1, 1, 1), NULL, 67108864.0f, 0, 0 } };
+    one_op r = build(GC_OP_CONV_2D, GC_BO_Conv2DOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, 1);
+    char err[512];
+    gc_interp_opts o = { .signature = -1 };
+    gc_interp *it = gc_interp_new(r.m, &o, err, sizeof err);
+    CHECK(it && gc_interp_prepare(it) == GC_OK);
+    if (it) {
+        gc_tview v = gc_interp_input(it, 0);
+        memcpy(v.data, x, K);
+        CHECK(gc_interp_invoke(it) == GC_OK);
+        int64_t acc = (int64_t)K * 32640;
+        int32_t wrapped = (int32_t)(uint32_t)(uint64_t)acc;
+        int32_t q; int sh;
+        gc_q_multiplier(1.0 / 67108864.0, &q, &sh);
+        int32_t want = gc_clamp_i32(gc_q_mul(wrapped, q, sh), -128, 127);
+        CHECK_EQ_INT(((int8_t *)gc_interp_output(it, 0).data)[0], want);
+    }
+    gc_interp_free(it);
+    gc_model_free(r.m);
+    free(w); free(x);
+}
+
+/* (k - 1) * dilation overflowed int: a 40000-tap kernel at dilation 65536 */
+GC_TEST(harden_conv_dilated_kernel_out_of_range) {
+    enum { KH = 40000 };
+    float *w = calloc(KH, sizeof(float));
+    T ins[] = { { GC_T_FLOAT32, 4, S(1, 4, 1, 1), NULL, 0, 0, 0 }, { GC_T_FLOAT32, 4, S(1, KH, 1, 1), w, 0, 0, 0 } };
+    T outs[] = { { GC_T_FLOAT32, 4, S(1, 4, 1, 1), NULL, 0, 0, 0 } };
+    one_op r = build(GC_OP_CONV_2D, GC_BO_Conv2DOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_padding, 0);            /* SAME */
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_h_factor, 65536);
+    EXPECT_REFUSED(r.m, "dilated kernel 40000x1 (dilation 65536x1) out of range");
+    gc_model_free(r.m);
+    free(w);
+}
+
+/* TRANSPOSE_CONV scatters to iy * stride: 40000 rows at stride 65536 overflowed int */
+GC_TEST(harden_transpose_conv_stride_out_of_range) {
+    enum { H = 40000 };
+    static int32_t oshape[4] = { 1, 100, 1, 1 };
+    static float w[1] = { 1 };
+    T ins[] = { { GC_T_INT32, 1, S(4), oshape, 0, 0, 0 }, { GC_T_FLOAT32, 4, S(1, 1, 1, 1), w, 0, 0, 0 },
+                { GC_T_FLOAT32, 4, S(1, H, 1, 1), NULL, 0, 0, 0 } };
+    T outs[] = { { GC_T_FLOAT32, 4, S(1, 100, 1, 1), NULL, 0, 0, 0 } };
+    one_op r = build(GC_OP_TRANSPOSE_CONV, GC_BO_TransposeConvOptions, ins, 3, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_h, 65536);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_w, 1);
+    EXPECT_REFUSED(r.m, "at stride 65536x1 out of range");
+    gc_model_free(r.m);
+}
