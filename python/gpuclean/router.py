@@ -1,21 +1,28 @@
-"""Symptom -> rewrite: reads gpuclean's static verdict (check JSON) and the model's op
-list (inspect JSON) and names the remedies of gpuclean.rewrites.REMEDIES that fix them.
+"""Symptom -> rewrite: reads gpuclean's static verdict (check JSON) for the target and
+names the remedies of gpuclean.rewrites.REMEDIES that fix what it rejects.
 
-Three sources of symptoms, each kept apart in the result:
-  * "checker": nodes gpuclean check says will not run on the GPU (its fix id, or the
-    op / rule when the checker gives none), and its fp16 risk lints;
-  * "seed":    ops the seed's table calls GPU-hostile even where this checker version
-    accepts them (SELECT/SELECT_V2, SPLIT, GATHER_ND, BROADCAST_TO, TRANSPOSE_CONV,
-    MIRROR_PAD, PADV2, tensors of rank > 4): version skew and silent miscomputes on
-    devices, so convert_for_gpu removes them unless told policy="rejected";
-  * "pattern": the masked-attention idiom ADD(BATCH_MATMUL, mask broadcast over heads),
-    wrong only on device with older runtimes.
+Ops are judged by the checker, nothing else:
+  * "checker": nodes gpuclean check rejects for the target (state "rejected"; nodes that
+    are only in a CPU partition because of a neighbour are not symptoms), routed by the
+    checker's fix id, else by the rule, else by the op;
+  * "verify":  a measured GPU-precision failure (the fp16 emulation, or the real GPU,
+    below the bar) -> fp16_norms. The checker's fp16 lints alone route nothing: on their
+    own they were no evidence (fp16_norms added 11-38% nodes, left every
+    fp16.sum_of_squares lint in place and gained nothing measurable).
+
+The seed's table of "GPU-hostile" ops (SELECT/SELECT_V2, SPLIT, GATHER_ND, BROADCAST_TO,
+TRANSPOSE_CONV, MIRROR_PAD, PADV2, rank > 4) and the masked-attention pattern are kept
+as informational **seed notes** (seed_notes(), hostile_ops()), not failures: the list was
+wrong where the checker was right (a BERT with SELECT_V2 for its -inf SDPA masking runs
+fully on the H200's GPU with the native libLiteRt 2.3.0 and matches the CPU exactly).
+policy="rejected+seed" still turns them into symptoms, for whoever wants the old loop.
 """
 from __future__ import annotations
 
 FIX_ID_REMEDIES = {
     "fix.gather_nd": ["gather_nd"],
     "fix.rank5": ["rank5", "repeat_kv"],
+    "fix.pad.rank4": ["rank5"],          # rank-2 PADs of torchvision Swin's run-time shift mask
     "fix.broadcast_to.runtime": ["repeat_kv", "expand"],
     "fix.broadcast_to.const": ["expand"],
     "fix.select.arith": ["select"],
@@ -81,7 +88,7 @@ def max_rank(inspect_json):
 
 def hostile_ops(inspect_json):
     """{op: count} of the seed's hostile ops, plus 'rank>4' and the masked-attention
-    pattern, found in the model."""
+    pattern, found in the model (informational: see seed_notes)."""
     found = {}
     for sg in inspect_json.get("subgraphs", []):
         for op in sg["ops"]:
@@ -96,36 +103,74 @@ def hostile_ops(inspect_json):
     return found
 
 
-def symptoms(check_json, inspect_json, policy="rejected+seed"):
-    """List of symptoms ({source, op, node, why, remedies}) in the model."""
+def seed_notes(inspect_json):
+    """Informational: the seed's hostile ops, rank > 4 tensors and the masked-attention
+    pattern found in the model, as {"source": "seed"|"pattern", "op", "node", "why"}.
+    Not failures: the checker's verdict for the target decides."""
     out = []
-    if check_json:
-        for n in check_json.get("nodes", []):
-            if n.get("gpu") or n.get("state") == "cpu_partition":
-                continue
-            fix = (n.get("fix") or {}).get("id")
-            rem = FIX_ID_REMEDIES.get(fix)
-            rule = n.get("rule") or ""
-            if rem is None and ("rank5" in rule or "rank6" in rule or ".rank" in rule):
+    for sg in (inspect_json or {}).get("subgraphs", []):
+        for op in sg["ops"]:
+            if op["op"] in SEED_HOSTILE:
+                out.append({"source": "seed", "op": op["op"], "node": op["index"],
+                            "why": "in the seed's GPU-hostile table"})
+        if any(len(t["shape"]) > 4 for t in sg["tensors"]):
+            out.append({"source": "seed", "op": "rank>4", "node": None, "why": "tensor of rank > 4"})
+    for i in mask_after_bmm(inspect_json or {}):
+        out.append({"source": "pattern", "op": "ADD", "node": i,
+                    "why": "scores + mask broadcast over heads after BATCH_MATMUL "
+                           "(reported miscomputed by older GPU runtimes)"})
+    return out
+
+
+def checker_symptoms(check_json):
+    """Symptoms from the nodes gpuclean check rejects (not those only stranded in a CPU
+    partition by a neighbour)."""
+    out = []
+    for n in (check_json or {}).get("nodes", []):
+        if n.get("gpu") or n.get("state") == "cpu_partition":
+            continue
+        fix = (n.get("fix") or {}).get("id")
+        rem = FIX_ID_REMEDIES.get(fix)
+        rule = n.get("rule") or ""
+        if rem is None and ("rank5" in rule or "rank6" in rule or ".rank" in rule):
+            rem = ["rank5", "repeat_kv"]
+        if rem is None:
+            rem = OP_REMEDIES.get(n["op"], [])
+        _add(out, "checker", n["op"], n.get("index"), "%s [%s]" % (n.get("reason", ""), rule), rem)
+    return out
+
+
+def fp16_lints(check_json):
+    """{rule: count} of the checker's fp16 risk lints (informational)."""
+    out = {}
+    for r in (check_json or {}).get("risks", []):
+        rule = str(r.get("rule", ""))
+        if rule.startswith("fp16."):
+            out[rule] = out.get(rule, 0) + 1
+    return out
+
+
+def symptoms(check_json, inspect_json=None, policy="rejected", fp16_failure=None):
+    """List of symptoms ({source, op, node, why, remedies}) in the model.
+
+    policy "rejected" (the default): the checker's rejections only; "rejected+seed": also
+    the seed notes, each routed to its remedies (the old loop). fp16_failure: a string
+    saying how the GPU-precision parity failed (measured), or None; only then is
+    fp16_norms proposed."""
+    if policy not in ("rejected", "rejected+seed"):
+        raise ValueError("policy must be 'rejected' or 'rejected+seed', not %r" % (policy,))
+    out = checker_symptoms(check_json)
+    if fp16_failure:
+        _add(out, "verify", "fp16", None, fp16_failure, ["fp16_norms"])
+    if policy == "rejected+seed":
+        for n in seed_notes(inspect_json):
+            if n["source"] == "pattern":
+                rem = ["mask_expand"]
+            elif n["op"] == "rank>4":
                 rem = ["rank5", "repeat_kv"]
-            if rem is None:
-                rem = OP_REMEDIES.get(n["op"], [])
-            _add(out, "checker", n["op"], n.get("index"),
-                 "%s [%s]" % (n.get("reason", ""), rule), rem)
-        for r in check_json.get("risks", []):
-            if str(r.get("rule", "")).startswith("fp16."):
-                _add(out, "checker", "fp16", r.get("node"), r.get("message", ""), ["fp16_norms"])
-    if policy != "rejected" and inspect_json:
-        for sg in inspect_json.get("subgraphs", []):
-            for op in sg["ops"]:
-                if op["op"] in SEED_HOSTILE:
-                    _add(out, "seed", op["op"], op["index"], "GPU-hostile in the seed's table",
-                         OP_REMEDIES[op["op"]])
-            if any(len(t["shape"]) > 4 for t in sg["tensors"]):
-                _add(out, "seed", "rank>4", None, "tensor of rank > 4", ["rank5", "repeat_kv"])
-        for i in mask_after_bmm(inspect_json):
-            _add(out, "pattern", "ADD", i, "scores + mask broadcast over heads after "
-                 "BATCH_MATMUL (miscomputed on older GPU runtimes)", ["mask_expand"])
+            else:
+                rem = OP_REMEDIES[n["op"]]
+            _add(out, n["source"], n["op"], n["node"], n["why"], rem)
     return out
 
 
