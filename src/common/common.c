@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -131,9 +134,31 @@ void gc_str_printf(gc_str *b, const char *fmt, ...) {
     b->n += (size_t)n;
 }
 
+size_t gc_utf8_len(const unsigned char *p, size_t avail) {
+    if (!avail) return 0;
+    unsigned c = p[0];
+    if (c < 0x80) return 1;
+    size_t n; unsigned lo = 0x80, hi = 0xbf;      /* allowed range of the second byte */
+    if (c >= 0xc2 && c <= 0xdf) n = 2;
+    else if (c >= 0xe0 && c <= 0xef) { n = 3; if (c == 0xe0) lo = 0xa0; if (c == 0xed) hi = 0x9f; }
+    else if (c >= 0xf0 && c <= 0xf4) { n = 4; if (c == 0xf0) lo = 0x90; if (c == 0xf4) hi = 0x8f; }
+    else return 0;                                /* continuation byte, overlong lead, > U+10FFFF */
+    if (avail < n) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++) if ((p[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
 void gc_str_json(gc_str *b, const char *s) {
     gc_str_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {                         /* names are bytes: keep the output valid UTF-8 */
+            size_t n = gc_utf8_len(p, 4);             /* stops at the NUL: 0 is no continuation */
+            if (!n) { gc_str_puts(b, "\\ufffd"); continue; }
+            for (size_t i = 0; i < n; i++) gc_str_putc(b, (char)p[i]);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': gc_str_puts(b, "\\\""); break;
         case '\\': gc_str_puts(b, "\\\\"); break;
@@ -150,13 +175,53 @@ void gc_str_json(gc_str *b, const char *s) {
 
 void gc_str_free(gc_str *b) { free(b->s); b->s = NULL; b->n = b->cap = 0; }
 
+void gc_str_text(gc_str *b, const char *s, size_t n) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        unsigned c = *p;
+        if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) { gc_str_putc(b, (char)c); p++; continue; }
+        size_t k = c >= 0x80 ? gc_utf8_len(p, (size_t)(end - p)) : 0;
+        if (k && !(c == 0xc2 && p[1] < 0xa0)) {   /* valid UTF-8, not a C1 control (U+0080..U+009F) */
+            for (size_t i = 0; i < k; i++) gc_str_putc(b, (char)p[i]);
+            p += k;
+            continue;
+        }
+        gc_str_printf(b, "\\x%02x", c);
+        p++;
+    }
+}
+
+bool gc_same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+gc_status gc_check_output_path(const char *path, char *err, size_t errlen) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return GC_OK;      /* absent: will be created */
+    if (S_ISLNK(st.st_mode)) {
+        gc_errf(err, errlen, "%s: is a symbolic link; refusing to replace it (give the target itself)", path);
+        return GC_ERR_USAGE;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        gc_errf(err, errlen, "%s: not a regular file; refusing to replace it", path);
+        return GC_ERR_USAGE;
+    }
+    return GC_OK;
+}
+
 gc_status gc_write_atomic(const char *path, const void *const *chunks, const size_t *lens,
                           int n_chunks, char *err, size_t errlen) {
+    /* never replace a symlink, FIFO, device or directory with a regular file */
+    gc_status cs = gc_check_output_path(path, err, errlen);
+    if (cs != GC_OK) return cs;
     size_t pl = strlen(path);
     char *tmp = malloc(pl + 32);
     if (!tmp) { gc_errf(err, errlen, "%s: out of memory", path); return GC_ERR_NOMEM; }
     snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    unlink(tmp);                                  /* a leftover of this pid (not followed) */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         gc_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         free(tmp); return GC_ERR_IO;
@@ -192,6 +257,115 @@ gc_status gc_write_atomic(const char *path, const void *const *chunks, const siz
     free(tmp);
     return GC_OK;
 }
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+gc_status gc_remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return GC_OK;
+    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? GC_OK : GC_ERR_IO;
+}
+
+bool gc_path_inside(const char *path, const char *dir) {
+    char rp[PATH_MAX], rd[PATH_MAX];
+    if (!realpath(path, rp) || !realpath(dir, rd)) return false;
+    size_t n = strlen(rd);
+    if (!strcmp(rp, rd)) return true;
+    if (n == 1) return true;                      /* "/" holds everything */
+    return !strncmp(rp, rd, n) && rp[n] == '/';
+}
+
+/* mkdir -p of everything above `dir` */
+static int mkdir_parents(const char *dir) {
+    char buf[PATH_MAX];
+    if (strlen(dir) >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    strcpy(buf, dir);
+    char *slash = strrchr(buf, '/');
+    if (!slash || slash == buf) return 0;
+    *slash = 0;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') { *p = 0; if (mkdir(buf, 0777) && errno != EEXIST) return -1; *p = '/'; }
+    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+    return 0;
+}
+
+gc_status gc_outdir_begin(const char *dir, const char *const *markers, char *tmp, size_t tmplen,
+                          char *err, size_t errlen) {
+    struct stat st;
+    if (!*dir) { gc_errf(err, errlen, "empty output directory name"); return GC_ERR_USAGE; }
+    if (lstat(dir, &st) == 0) {
+        if (S_ISLNK(st.st_mode)) {
+            gc_errf(err, errlen, "%s: is a symbolic link; refusing to replace it (give the target itself)", dir);
+            return GC_ERR_USAGE;
+        }
+        if (!S_ISDIR(st.st_mode)) { gc_errf(err, errlen, "%s: exists and is not a directory", dir); return GC_ERR_USAGE; }
+        bool ours = false, empty = true;
+        for (int i = 0; markers && markers[i] && !ours; i++) {
+            char p[PATH_MAX];
+            snprintf(p, sizeof p, "%s/%s", dir, markers[i]);
+            ours = lstat(p, &st) == 0;
+        }
+        if (!ours) {
+            DIR *d = opendir(dir);
+            if (!d) { gc_errf(err, errlen, "%s: cannot open: %s", dir, strerror(errno)); return GC_ERR_IO; }
+            struct dirent *e;
+            while ((e = readdir(d)))
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) { empty = false; break; }
+            closedir(d);
+        }
+        if (!ours && !empty) {
+            gc_errf(err, errlen, "%s: exists and is not an earlier output of this command; refusing to replace it "
+                    "(give a new or empty directory)", dir);
+            return GC_ERR_USAGE;
+        }
+    }
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    if ((size_t)snprintf(tmp, tmplen, "%.*s.tmp.XXXXXX", (int)n, dir) >= tmplen) {
+        gc_errf(err, errlen, "%s: name too long", dir); return GC_ERR_USAGE;
+    }
+    if (mkdir_parents(tmp) != 0 || !mkdtemp(tmp)) {
+        gc_errf(err, errlen, "%s: cannot create the directory (%s)", dir, strerror(errno));
+        return GC_ERR_IO;
+    }
+    chmod(tmp, 0755);
+    return GC_OK;
+}
+
+gc_status gc_outdir_commit(const char *dir, const char *tmp, char *err, size_t errlen) {
+    struct stat st;
+    if (lstat(dir, &st) != 0) {
+        if (rename(tmp, dir) == 0) return GC_OK;
+        gc_errf(err, errlen, "%s: cannot move the new output into place: %s", dir, strerror(errno));
+        return GC_ERR_IO;
+    }
+    /* swap atomically where the kernel can; else old -> aside, new -> dir */
+#ifdef RENAME_EXCHANGE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
+        gc_remove_tree(tmp);                      /* tmp now holds the old folder */
+        return GC_OK;
+    }
+#endif
+    char old[PATH_MAX];
+    snprintf(old, sizeof old, "%s.old.XXXXXX", tmp);
+    if (!mkdtemp(old) || rmdir(old) != 0 || rename(dir, old) != 0) {
+        gc_errf(err, errlen, "%s: cannot move the old output aside: %s", dir, strerror(errno));
+        return GC_ERR_IO;
+    }
+    if (rename(tmp, dir) != 0) {
+        int e = errno;
+        rename(old, dir);
+        gc_errf(err, errlen, "%s: cannot move the new output into place: %s", dir, strerror(e));
+        return GC_ERR_IO;
+    }
+    gc_remove_tree(old);
+    return GC_OK;
+}
+
+void gc_outdir_abort(const char *tmp) { if (tmp && *tmp) gc_remove_tree(tmp); }
 
 double gc_now(void) {
     struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -56,10 +56,36 @@ typedef struct { char *s; size_t n, cap; bool oom; } gc_str;
 void gc_str_putc(gc_str *b, char c);
 void gc_str_puts(gc_str *b, const char *s);
 void gc_str_printf(gc_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gc_str_json(gc_str *b, const char *s);   /* a JSON string literal, quoted */
+void gc_str_json(gc_str *b, const char *s);   /* a JSON string literal, quoted; always valid
+                                                 UTF-8 (an invalid byte becomes \ufffd) */
 void gc_str_free(gc_str *b);
+/* Append n bytes as safe terminal text: newlines, tabs, printable ASCII and valid UTF-8
+ * pass; control characters (ESC, C1, ...) and invalid bytes become "\xNN". */
+void gc_str_text(gc_str *b, const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at p (at most avail bytes), 0 when invalid. */
+size_t gc_utf8_len(const unsigned char *p, size_t avail);
 
-/* Write bytes to `path` atomically (temp file in the same directory + rename). */
+/* Paths. gc_same_file: both exist and are one file (st_dev/st_ino, symlinks followed).
+ * gc_path_inside: path is dir or lies below it (real paths). gc_check_output_path: an
+ * existing output must be a regular file, not a symlink, FIFO, device or directory
+ * (GC_ERR_USAGE with "PATH: ..."); absent is fine. */
+bool gc_same_file(const char *a, const char *b);
+bool gc_path_inside(const char *path, const char *dir);
+gc_status gc_check_output_path(const char *path, char *err, size_t errlen);
+gc_status gc_remove_tree(const char *path);   /* rm -r, never following symlinks */
+
+/* Output folders, built whole: gc_outdir_begin accepts DIR when it is absent, empty, or
+ * an earlier output of the same command (one of `markers`, NULL-terminated, exists in
+ * it), never a symlink or a file; it creates DIR.tmp.XXXXXX beside it (name in tmp).
+ * The caller writes there; gc_outdir_commit replaces DIR with it (the old folder is
+ * removed: no stale files), gc_outdir_abort removes it (no partial folder). */
+gc_status gc_outdir_begin(const char *dir, const char *const *markers, char *tmp, size_t tmplen,
+                          char *err, size_t errlen);
+gc_status gc_outdir_commit(const char *dir, const char *tmp, char *err, size_t errlen);
+void gc_outdir_abort(const char *tmp);
+
+/* Write bytes to `path` atomically (temp file in the same directory + rename). An
+ * existing `path` that is not a regular file (symlink, FIFO, device) is refused. */
 gc_status gc_write_atomic(const char *path, const void *const *chunks, const size_t *lens,
                           int n_chunks, char *err, size_t errlen);
 

@@ -619,7 +619,8 @@ static bool pread_all(int fd, void *dst, size_t n, uint64_t off) {
 }
 
 static gc_status open_sized(const char *path, int *fd, uint64_t *size, char *err, size_t errlen) {
-    *fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below) */
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (*fd < 0) {
         gc_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return GC_ERR_IO;
@@ -630,6 +631,7 @@ static gc_status open_sized(const char *path, int *fd, uint64_t *size, char *err
         close(*fd);
         return GC_ERR_IO;
     }
+    fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK);
     *size = (uint64_t)sb.st_size;
     return GC_OK;
 }

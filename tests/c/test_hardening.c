@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A tensor of the one-op model: data == NULL makes it a run-time input, else a
  * constant. scale > 0 quantizes it per tensor (n_scale > 1: per channel, axis 3). */
@@ -315,4 +317,101 @@ GC_TEST(harden_transpose_conv_stride_out_of_range) {
     gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_w, 1);
     EXPECT_REFUSED(r.m, "at stride 65536x1 out of range");
     gc_model_free(r.m);
+}
+
+/* ---- output hygiene (common.c) ------------------------------------------------------------ */
+
+static void json_is(const char *in, const char *want) {
+    gc_str s = {0};
+    gc_str_json(&s, in);
+    CHECK_MSG(s.s && !strcmp(s.s, want), "json(%s) = %s, want %s", in, s.s ? s.s : "(null)", want);
+    gc_str_free(&s);
+}
+
+/* tensor names are bytes: JSON output stays valid UTF-8, invalid bytes become U+FFFD */
+GC_TEST(harden_json_strings_valid_utf8) {
+    json_is("plain", "\"plain\"");
+    json_is("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    json_is("\xff", "\"\\ufffd\"");
+    json_is("a\xc3(", "\"a\\ufffd(\"");                     /* lead byte without continuation */
+    json_is("\xc0\xaf", "\"\\ufffd\\ufffd\"");               /* overlong '/' */
+    json_is("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");    /* UTF-16 surrogate */
+    json_is("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  /* > U+10FFFF */
+    json_is("end\xe2\x82", "\"end\\ufffd\\ufffd\"");         /* truncated at the end */
+    json_is("q\"\\\x1b", "\"q\\\"\\\\\\u001b\"");
+}
+
+static void text_is(const char *in, const char *want) {
+    gc_str s = {0};
+    gc_str_text(&s, in, strlen(in));
+    CHECK_MSG(s.s && !strcmp(s.s, want), "text(%s) = %s, want %s", in, s.s ? s.s : "(null)", want);
+    gc_str_free(&s);
+}
+
+/* terminal escape sequences from tensor names are shown, not obeyed */
+GC_TEST(harden_text_escapes_control_characters) {
+    text_is("name\ttab\n", "name\ttab\n");
+    text_is("\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m");
+    text_is("bell\x07 del\x7f cr\r", "bell\\x07 del\\x7f cr\\x0d");
+    text_is("csi \xc2\x9b" "2J", "csi \\xc2\\x9b2J");               /* C1 control in UTF-8 */
+    text_is("caf\xc3\xa9 \xc2\xa0nbsp", "caf\xc3\xa9 \xc2\xa0nbsp");
+    text_is("bad \xff\xc3", "bad \\xff\\xc3");
+}
+
+/* -o onto a FIFO, a device or a symlink must not replace the node with a regular file */
+GC_TEST(harden_write_atomic_refuses_non_regular) {
+    char dir[] = "/tmp/gctest-harden-XXXXXX";
+    if (!mkdtemp(dir)) SKIP("mkdtemp failed");
+    char fifo[64], link[64], reg[64], err[256];
+    snprintf(fifo, sizeof fifo, "%s/f", dir);
+    snprintf(link, sizeof link, "%s/l", dir);
+    snprintf(reg, sizeof reg, "%s/r", dir);
+    const void *chunks[1] = { "x" }; size_t lens[1] = { 1 };
+    CHECK(gc_write_atomic(reg, chunks, lens, 1, err, sizeof err) == GC_OK);
+    CHECK(gc_write_atomic(reg, chunks, lens, 1, err, sizeof err) == GC_OK);   /* replacing a file is fine */
+    CHECK(mkfifo(fifo, 0644) == 0);
+    CHECK(gc_write_atomic(fifo, chunks, lens, 1, err, sizeof err) == GC_ERR_USAGE && strstr(err, "not a regular file"));
+    struct stat st;
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK(symlink(reg, link) == 0);
+    CHECK(gc_write_atomic(link, chunks, lens, 1, err, sizeof err) == GC_ERR_USAGE && strstr(err, "symbolic link"));
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(gc_write_atomic("/dev/null", chunks, lens, 1, err, sizeof err) == GC_ERR_USAGE);
+    CHECK(gc_same_file(link, reg) && !gc_same_file(fifo, reg));
+    unlink(fifo); unlink(link); unlink(reg); rmdir(dir);
+}
+
+/* output folders: replaced whole, earlier outputs only, nothing left behind on abort */
+GC_TEST(harden_outdir_replaced_whole) {
+    char base[] = "/tmp/gctest-outdir-XXXXXX";
+    if (!mkdtemp(base)) SKIP("mkdtemp failed");
+    char out[128], tmp[256], p[300], err[512];
+    static const char *const markers[] = { "manifest.json", NULL };
+    snprintf(out, sizeof out, "%s/o", base);
+    const void *chunks[1] = { "{}" }; size_t lens[1] = { 2 };
+    for (int round = 0; round < 2; round++) {
+        CHECK(gc_outdir_begin(out, markers, tmp, sizeof tmp, err, sizeof err) == GC_OK);
+        snprintf(p, sizeof p, "%s/manifest.json", tmp);
+        CHECK(gc_write_atomic(p, chunks, lens, 1, err, sizeof err) == GC_OK);
+        if (round == 0) { snprintf(p, sizeof p, "%s/stale.npy", tmp); CHECK(gc_write_atomic(p, chunks, lens, 1, err, sizeof err) == GC_OK); }
+        CHECK(gc_outdir_commit(out, tmp, err, sizeof err) == GC_OK);
+    }
+    struct stat st;
+    snprintf(p, sizeof p, "%s/stale.npy", out);
+    CHECK_MSG(stat(p, &st) != 0, "a file of the first round survived the second");
+    snprintf(p, sizeof p, "%s/manifest.json", out);
+    CHECK(stat(p, &st) == 0);
+    /* abort leaves the old folder and no temporary one */
+    CHECK(gc_outdir_begin(out, markers, tmp, sizeof tmp, err, sizeof err) == GC_OK);
+    gc_outdir_abort(tmp);
+    CHECK(stat(tmp, &st) != 0 && stat(p, &st) == 0);
+    /* a folder that is not ours is refused */
+    snprintf(p, sizeof p, "%s/mine", base);
+    CHECK(mkdir(p, 0755) == 0);
+    char q[320]; snprintf(q, sizeof q, "%s/notes.txt", p);
+    CHECK(gc_write_atomic(q, chunks, lens, 1, err, sizeof err) == GC_OK);
+    CHECK(gc_outdir_begin(p, markers, tmp, sizeof tmp, err, sizeof err) == GC_ERR_USAGE && strstr(err, "refusing"));
+    CHECK(gc_path_inside(q, p) && !gc_path_inside(p, q) && gc_path_inside(p, p));
+    gc_remove_tree(base);
+    CHECK(stat(base, &st) != 0);
 }
