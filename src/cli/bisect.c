@@ -4,10 +4,12 @@
  * fp32) and precision B (default fp16, the GPU's storage precision), or reference
  * tensors dumped elsewhere (DIR/tensors/s<S>_t<T>.npy, e.g. from PyTorch or from
  * `gpuclean run --dump-all`). Exit 0 when nothing diverges beyond --tol, 1 when
- * something does, 2 on bad usage or input. */
+ * something does (or the interpreter cannot run an op, as `run`), 2 on bad usage or
+ * input (a malformed model, an unreadable or mismatched reference tensor). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "verify/bisect.h"
 
@@ -27,7 +29,9 @@ static int usage(FILE *f) {
                "  the ops with the largest error gain (rel of the output over rel of the inputs): the\n"
                "  op that itself loses precision, often a reduction, not the op you suspect.\n"
                "  --ref DIR compares the interpreter at A against reference tensors\n"
-               "  DIR/tensors/s<subgraph>_t<tensor>.npy (PyTorch dumps, `gpuclean run --dump-all`).\n"
+               "  DIR/tensors/s<subgraph>_t<tensor>.npy (PyTorch dumps, `gpuclean run --dump-all`):\n"
+               "  tensors without a file are counted and reported; a file that cannot be read, is\n"
+               "  not float or has the wrong element count is an error (exit 2).\n"
                "  Exit 0: nothing diverges; 1: a tensor diverges; 2: bad usage or input.\n");
     return f == stdout ? 0 : 2;
 }
@@ -67,19 +71,25 @@ int gc_cli_bisect(int argc, char **argv) {
     if (!path) return gc_cli_usage_error("bisect", "no model given (gpuclean bisect MODEL)");
     if (!o.ref_dir && o.a == o.b) return gc_cli_usage_error("bisect", "--a and --b are the same precision");
     o.fill = fill; o.fill_user = &fc;
+    if (gc_cli_input_file(path)) return 2;
+    struct stat st;
+    if (o.ref_dir && (stat(o.ref_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        gc_cli_err("%s: not a directory (--ref DIR holds tensors/s<S>_t<T>.npy)", o.ref_dir);
+        return 2;
+    }
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
-    if (!m) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
     gc_bisect_result r;
     gc_status s = gc_bisect(m, &o, &r, err, sizeof err);
     if (s != GC_OK) {
-        fprintf(stderr, "%s: %s\n", path, err);
+        gc_cli_err("%s: %s", path, err);
         gc_model_free(m);
-        return 2;
+        return gc_cli_status_exit(s);
     }
     gc_str out = {0};
     if (json) gc_bisect_json(&r, path, top, &out); else gc_bisect_text(&r, path, top, &out);
-    if (out.s) fwrite(out.s, 1, out.n, stdout);
+    if (out.s) { if (json) fwrite(out.s, 1, out.n, stdout); else gc_cli_write_text(stdout, out.s, out.n); }
     gc_str_free(&out);
     int rc = r.first >= 0 ? 1 : 0;
     gc_bisect_free(&r);

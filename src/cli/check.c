@@ -35,17 +35,18 @@ int gc_cli_check(int argc, char **argv) {
         else return gc_cli_usage_error("check", "more than one model given");
     }
     if (!path) return gc_cli_usage_error("check", "no model given (gpuclean check MODEL)");
+    if (gc_cli_input_file(path)) return 2;
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
-    if (!m) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
     gc_check_result *r = gc_check(m, (gc_target)target, err, sizeof err);
-    if (!r) { fprintf(stderr, "%s: %s\n", path, err); gc_model_free(m); return 2; }
+    if (!r) { gc_cli_err("%s: %s", path, err); gc_model_free(m); return 2; }
     gc_str o = {0};
     if (json) gc_check_json(r, m, path, &o);
     else gc_check_text(r, m, path, verbose, &o);
-    if (o.s) fwrite(o.s, 1, o.n, stdout);
+    if (o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
     int rc = o.oom ? 2 : (r->gpu_clean ? 0 : 1);
-    if (o.oom) fprintf(stderr, "%s: out of memory rendering the report\n", path);
+    if (o.oom) gc_cli_err("%s: out of memory rendering the report", path);
     gc_str_free(&o);
     gc_check_free(r);
     gc_model_free(m);

@@ -5,6 +5,7 @@
 #ifndef GC_CLI_H
 #define GC_CLI_H
 #include <stdio.h>
+#include "common/common.h"
 
 #define GC_VERBS(X) \
     X(inspect, "print a model's structure: subgraphs, signatures, tensors, ops, buffers") \
@@ -23,4 +24,21 @@ GC_VERBS(GC_DECL_VERB)
 
 /* Print "gpuclean <verb>: <msg>" to stderr and return 2. */
 int gc_cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* An input given on the command line that exists but is not a regular file (FIFO,
+ * directory, device: reading it would hang or fail late) prints "FILE: not a regular
+ * file" and gives 2; 0 otherwise (a missing file is left to the reader's message). */
+int gc_cli_input_file(const char *path);
+
+/* One line on stderr (a newline is added), control characters escaped: messages quote
+ * tensor names and other bytes from the model. */
+void gc_cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Exit code of a failed interpreter step, the same in run, verify and bisect: 1 for a
+ * valid model the interpreter cannot run (GC_ERR_UNSUPPORTED: an op without a kernel,
+ * GC_ERR_RUNTIME), 2 for bad input (malformed, unreadable, over a size limit). */
+int gc_cli_status_exit(gc_status s);
+
+/* Write report text to f with control characters escaped (tensor names are bytes). */
+void gc_cli_write_text(FILE *f, const char *s, size_t n);
 #endif

@@ -64,7 +64,7 @@ static void sep(gc_str *o) { if (o->n) gc_str_puts(o, ", "); }
 
 /* Record a file that could not be read (exit 2). */
 static void pair_error(ctx *c, const char *name, const char *pa, const char *pb, const char *msg) {
-    fprintf(stderr, "%s\n", msg);
+    gc_cli_err("%s", msg);
     c->n_err++;
     if (c->json) {
         sep(&c->pairs);
@@ -168,7 +168,7 @@ static int cmp_str(const void *x, const void *y) {
 static int list_npy(const char *dir, char ***out) {
     *out = NULL;
     DIR *d = opendir(dir);
-    if (!d) { fprintf(stderr, "%s: cannot open directory: %s\n", dir, strerror(errno)); return -1; }
+    if (!d) { gc_cli_err("%s: cannot open directory: %s", dir, strerror(errno)); return -1; }
     char **v = NULL;
     int32_t n = 0, cap = 0;
     struct dirent *e;
@@ -180,7 +180,7 @@ static int list_npy(const char *dir, char ***out) {
             free(s);
             for (int i = 0; i < n; i++) free(v[i]);
             free(v); closedir(d);
-            fprintf(stderr, "%s: out of memory\n", dir);
+            gc_cli_err("%s: out of memory", dir);
             return -1;
         }
         v[n++] = s;
@@ -216,7 +216,7 @@ static int do_dirs(ctx *c) {
         int k = i >= n_a ? 1 : j >= n_b ? -1 : strcmp(na[i], nb[j]);
         const char *nm = k <= 0 ? na[i] : nb[j];
         char *pa = join(c->a, nm), *pb = join(c->b, nm);
-        if (!pa || !pb) { free(pa); free(pb); fprintf(stderr, "out of memory\n"); rc = 2; break; }
+        if (!pa || !pb) { free(pa); free(pb); gc_cli_err("out of memory"); rc = 2; break; }
         char name[256];
         snprintf(name, sizeof name, "%.*s", (int)(strlen(nm) - 4), nm);
         if (k < 0) missing(c, name, 'b', pa);
@@ -236,10 +236,10 @@ static int do_npz(ctx *c) {
     gc_npy *xa, *xb;
     int n_a, n_b;
     char err[600];
-    if (gc_npz_read(c->a, &xa, &n_a, err, sizeof err) != GC_OK) { fprintf(stderr, "%s\n", err); return 2; }
+    if (gc_npz_read(c->a, &xa, &n_a, err, sizeof err) != GC_OK) { gc_cli_err("%s", err); return 2; }
     if (gc_npz_read(c->b, &xb, &n_b, err, sizeof err) != GC_OK) {
         gc_npz_free(xa, n_a);
-        fprintf(stderr, "%s\n", err);
+        gc_cli_err("%s", err);
         return 2;
     }
     for (int i = 0; i < n_a; i++) {
@@ -261,10 +261,11 @@ static int do_npz(ctx *c) {
 /* Kind of a path: directory, or a file judged by its magic. -1: message printed. */
 static int path_kind(const char *p) {
     struct stat sb;
-    if (stat(p, &sb) != 0) { fprintf(stderr, "%s: cannot open: %s\n", p, strerror(errno)); return -1; }
+    if (stat(p, &sb) != 0) { gc_cli_err("%s: cannot open: %s", p, strerror(errno)); return -1; }
     if (S_ISDIR(sb.st_mode)) return K_DIR;
+    if (!S_ISREG(sb.st_mode)) { gc_cli_err("%s: not a regular file", p); return -1; }
     FILE *f = fopen(p, "rb");
-    if (!f) { fprintf(stderr, "%s: cannot open: %s\n", p, strerror(errno)); return -1; }
+    if (!f) { gc_cli_err("%s: cannot open: %s", p, strerror(errno)); return -1; }
     unsigned char m[4] = { 0 };
     size_t n = fread(m, 1, sizeof m, f);
     fclose(f);
@@ -338,11 +339,11 @@ int gc_cli_compare(int argc, char **argv) {
             gc_str_puts(&o, "], \"missing\": [");
             if (c.missing.s) gc_str_puts(&o, c.missing.s);
             gc_str_printf(&o, "], \"pass\": %s}\n", pass ? "true" : "false");
-            if (o.oom) { fprintf(stderr, "gpuclean compare: out of memory\n"); rc = 2; }
+            if (o.oom) { gc_cli_err("gpuclean compare: out of memory"); rc = 2; }
             else fwrite(o.s, 1, o.n, stdout);
             gc_str_free(&o);
         } else {
-            if (c.text.s) fwrite(c.text.s, 1, c.text.n, stdout);
+            if (c.text.s) gc_cli_write_text(stdout, c.text.s, c.text.n);
             if (total == 0 && c.n_missing == 0) printf("nothing to compare\n");
             printf("compare: %d pair%s, %d within tolerance, %d over, %d unreadable, %d missing "
                    "(rtol %g, atol %g): %s\n", total, total == 1 ? "" : "s", c.n_pass, c.n_fail,

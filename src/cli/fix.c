@@ -39,12 +39,6 @@ static int list_passes(void) {
     return 0;
 }
 
-static bool same_file(const char *a, const char *b) {
-    struct stat sa, sb;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 static const char *value(int argc, char **argv, int *i, const char *flag) {
     size_t n = strlen(flag);
     if (!strncmp(argv[*i], flag, n) && argv[*i][n] == '=') return argv[*i] + n + 1;
@@ -103,23 +97,25 @@ int gc_cli_fix(int argc, char **argv) {
     }
     if (!path) return gc_cli_usage_error("fix", "no model given (gpuclean fix MODEL -o OUT)");
     if (!out) return gc_cli_usage_error("fix", "no output given (-o OUT)");
-    if (!strcmp(path, out) || same_file(path, out))
+    if (gc_cli_input_file(path)) return 2;
+    if (!strcmp(path, out) || gc_same_file(path, out))
         return gc_cli_usage_error("fix", "OUT is MODEL; write the fixed model to another file");
 
     char err[512];
+    if (gc_check_output_path(out, err, sizeof err) != GC_OK) { gc_cli_err("%s", err); return 2; }
     gc_model *orig = gc_model_read_file(path, err, sizeof err);
-    if (!orig) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    if (!orig) { gc_cli_err("%s: %s", path, err); return 2; }
     gc_model *m = gc_model_read_file(path, err, sizeof err);
-    if (!m) { fprintf(stderr, "%s: %s\n", path, err); gc_model_free(orig); return 2; }
+    if (!m) { gc_cli_err("%s: %s", path, err); gc_model_free(orig); return 2; }
     gc_fix_result *r = gc_fix_apply(m, &o, err, sizeof err);
-    if (!r) { fprintf(stderr, "%s: %s\n", path, err); gc_model_free(m); gc_model_free(orig); return 2; }
+    if (!r) { gc_cli_err("%s: %s", path, err); gc_model_free(m); gc_model_free(orig); return 2; }
     int rc = 0;
     bool written = false;
     if (gc_model_validate(m, err, sizeof err) != GC_OK) {
-        fprintf(stderr, "%s: internal error: the fixed model is invalid: %s\n", path, err);
+        gc_cli_err("%s: internal error: the fixed model is invalid: %s", path, err);
         rc = 1;
     } else if (gc_model_write_file(m, out, NULL, err, sizeof err) != GC_OK) {
-        fprintf(stderr, "%s: %s\n", out, err);
+        gc_cli_err("%s: %s", out, err);
         rc = 2;
     } else written = true;
 
@@ -128,7 +124,7 @@ int gc_cli_fix(int argc, char **argv) {
     bool verified = false, have_v = false;
     if (written && verify && r->n_changes) {
         gc_model *fixed = gc_model_read_file(out, err, sizeof err);
-        if (!fixed) { fprintf(stderr, "%s: cannot re-read the written model: %s\n", out, err); rc = 1; }
+        if (!fixed) { gc_cli_err("%s: cannot re-read the written model: %s", out, err); rc = 1; }
         else {
             gc_fix_verify(orig, fixed, r->exactness, r->rtol, r->atol, seed, &v);
             have_v = true;
@@ -145,8 +141,8 @@ int gc_cli_fix(int argc, char **argv) {
         else if (written && verify) gc_str_puts(&s, "verify: nothing was rewritten\n");
         else if (written) gc_str_puts(&s, "verify: skipped (--no-verify)\n");
     }
-    if (s.s) fwrite(s.s, 1, s.n, stdout);
-    if (s.oom) { fprintf(stderr, "%s: out of memory rendering the report\n", path); rc = 2; }
+    if (s.s) { if (json) fwrite(s.s, 1, s.n, stdout); else gc_cli_write_text(stdout, s.s, s.n); }
+    if (s.oom) { gc_cli_err("%s: out of memory rendering the report", path); rc = 2; }
     gc_str_free(&s);
     if (rc == 0) {
         if (!r->after.gpu_clean) rc = 1;

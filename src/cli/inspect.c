@@ -20,18 +20,19 @@ int gc_cli_inspect(int argc, char **argv) {
         else return gc_cli_usage_error("inspect", "more than one model given");
     }
     if (!path) return gc_cli_usage_error("inspect", "no model given (gpuclean inspect MODEL)");
+    if (gc_cli_input_file(path)) return 2;
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
-    if (!m) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
     gc_str o = {0};
     gc_str w = {0};
     if (gc_model_warnings(m, &w) && w.s) {
         char *line = w.s, *nl;
-        while ((nl = strchr(line, '\n'))) { *nl = 0; fprintf(stderr, "%s: warning: %s\n", path, line); line = nl + 1; }
+        while ((nl = strchr(line, '\n'))) { *nl = 0; gc_cli_err("%s: warning: %s", path, line); line = nl + 1; }
     }
     gc_str_free(&w);
     if (json) gc_inspect_json(m, path, &o); else gc_inspect_text(m, path, verbose, &o);
-    if (o.s) fwrite(o.s, 1, o.n, stdout);
+    if (o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
     gc_str_free(&o);
     gc_model_free(m);
     return 0;

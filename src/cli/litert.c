@@ -68,22 +68,69 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p);
 }
 
-/* mkdir -p: create `dir` and any missing parents. */
-static int mkdir_p(const char *dir) {
-    char p[4096];
-    size_t n = strlen(dir);
-    if (!n || n >= sizeof p) { errno = ENAMETOOLONG; return -1; }
-    memcpy(p, dir, n + 1);
-    for (char *q = p + 1; *q; q++) {
-        if (*q != '/') continue;
-        *q = 0;
-        if (mkdir(p, 0755) && errno != EEXIST) return -1;
-        *q = '/';
+static uint64_t shape_numel(int rank, const int32_t *shape) {
+    uint64_t n = 1;
+    for (int d = 0; d < rank; d++) n *= (uint64_t)shape[d];
+    return n;
+}
+
+/* One --input against one entry's input list (names from the signature, or the
+ * subgraph's tensor names; or the index): 0 no match, 1 fits, 2 wrong size (message). */
+static int input_fits(const gc_model *m, int32_t sg, int n, const gc_tensor_map *map, const int32_t *idx,
+                      const char *entry, const gc_lrt_input *in, uint64_t have) {
+    const gc_subgraph *g = &m->subgraphs[sg];
+    for (int k = 0; k < n; k++) {
+        int32_t t = map ? (int32_t)map[k].tensor : idx[k];
+        if (t < 0 || t >= g->n_tensors) continue;
+        const char *name = map ? map[k].name : g->tensors[t].name;
+        char num[16]; snprintf(num, sizeof num, "%d", k);
+        if (strcmp(in->key, name) && strcmp(in->key, num)) continue;
+        const gc_tensor *x = &g->tensors[t];
+        bool dyn = false;
+        for (int d = 0; d < x->n_shape_signature; d++) dyn |= x->shape_signature[d] < 0;
+        uint64_t need = shape_numel(x->rank, x->shape);
+        if (!dyn && need != have) {
+            gc_cli_err("gpuclean litert: %s: %llu elements, input %d ('%s') of %s needs %llu", in->file,
+                       (unsigned long long)have, k, name, entry, (unsigned long long)need);
+            return 2;
+        }
+        return 1;
     }
-    return (mkdir(p, 0755) && errno != EEXIST) ? -1 : 0;
+    return 0;
+}
+
+/* Every --input must name an input of some entry and have its element count (a
+ * wrong-shape file is bad input, exit 2, whichever runtime would have noticed). */
+static int check_inputs(const char *path, const gc_lrt_input *ins, int n_ins) {
+    char err[512];
+    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    if (!m) return gc_cli_usage_error("litert", "%s: %s", path, err);
+    int rc = 0;
+    for (int i = 0; i < n_ins && !rc; i++) {
+        gc_npy a;
+        if (gc_npy_read(ins[i].file, &a, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("litert", "%s", err); break; }
+        uint64_t have = gc_npy_count(&a);
+        gc_npy_free(&a);
+        int found = 0;
+        for (int s = 0; s < m->n_signatures && found != 2; s++) {
+            const gc_signature *sig = &m->signatures[s];
+            if (sig->subgraph >= (uint32_t)m->n_subgraphs) continue;
+            char entry[160]; snprintf(entry, sizeof entry, "signature '%s'", sig->key);
+            int r = input_fits(m, (int32_t)sig->subgraph, sig->n_inputs, sig->inputs, NULL, entry, &ins[i], have);
+            if (r > found) found = r;
+        }
+        if (!m->n_signatures && m->n_subgraphs > 0)
+            found = input_fits(m, 0, m->subgraphs[0].n_inputs, NULL, m->subgraphs[0].inputs, "subgraph 0", &ins[i], have);
+        if (found == 2) rc = 2;
+        else if (!found) rc = gc_cli_usage_error("litert", "--input %s: the model has no input named or numbered '%s'",
+                                                 ins[i].key, ins[i].key);
+    }
+    gc_model_free(m);
+    return rc;
 }
 
 static int check_model(const char *path) {
+    if (gc_cli_input_file(path)) return 2;
     FILE *f = fopen(path, "rb");
     if (!f) return gc_cli_usage_error("litert", "%s: cannot open (%s)", path, strerror(errno));
     struct stat st;
@@ -184,21 +231,38 @@ int gc_cli_litert(int argc, char **argv) {
     }
     if (!o.model) { fputs(HELP, stderr); rc = 2; goto done; }
     if ((rc = check_model(o.model))) goto done;
+    if ((rc = check_inputs(o.model, inputs, o.n_inputs))) goto done;
     o.inputs = inputs;
 
-    char tmpdir[] = "/tmp/gpuclean-litert-XXXXXX";
-    const char *dir = out;
-    if (!dir) {
-        if (!mkdtemp(tmpdir)) { rc = gc_cli_usage_error("litert", "mkdtemp: %s", strerror(errno)); goto done; }
-        dir = tmpdir;
-    } else if (mkdir_p(dir)) { rc = gc_cli_usage_error("litert", "%s: %s", dir, strerror(errno)); goto done; }
+    /* --out DIR is built whole beside it and replaces it only when the run finished */
+    char tmpdir[4096] = "/tmp/gpuclean-litert-XXXXXX";
+    char err[1024];
+    static const char *const markers[] = { "js/result.json", "native/result.json", NULL };
+    if (out) {
+        if (gc_path_inside(o.model, out)) { rc = gc_cli_usage_error("litert", "%s: MODEL lies inside the output directory %s, which is replaced", o.model, out); goto done; }
+        for (int i = 0; i < o.n_inputs; i++)
+            if (gc_path_inside(inputs[i].file, out)) { rc = gc_cli_usage_error("litert", "%s: the input lies inside the output directory %s, which is replaced", inputs[i].file, out); goto done; }
+        if (gc_outdir_begin(out, markers, tmpdir, sizeof tmpdir, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("litert", "%s", err); goto done; }
+    } else if (!mkdtemp(tmpdir)) { rc = gc_cli_usage_error("litert", "mkdtemp: %s", strerror(errno)); goto done; }
 
     gc_lrt_report rep;
-    char err[1024];
-    gc_status s = gc_lrt_check(&o, dir, &rep, err, sizeof err);
+    gc_status s = gc_lrt_check(&o, tmpdir, &rep, err, sizeof err);
     if (s != GC_OK) {
         rc = gc_cli_usage_error("litert", "%s", err);
+    } else if (out && gc_outdir_commit(out, tmpdir, err, sizeof err) != GC_OK) {
+        rc = gc_cli_usage_error("litert", "%s", err);
+        gc_lrt_report_free(&rep);
     } else {
+        if (out) {                                /* the report names the final folder */
+            tmpdir[0] = 0;
+            snprintf(rep.outdir, sizeof rep.outdir, "%s", out);
+            for (int rt = 1; rt <= 2; rt++) {
+                if (!rep.have[rt]) continue;
+                char d[4200];
+                snprintf(d, sizeof d, "%s/%s", out, rt == GC_LRT_JS ? "js" : "native");
+                rep.res[rt].dir = gc_arena_strdup(&rep.res[rt].arena, d);
+            }
+        }
         rc = gc_lrt_report_exit(&rep, no_gpu_ok);
         gc_str text = {0};
         if (json) gc_lrt_report_json(&rep, &text);
@@ -206,11 +270,11 @@ int gc_cli_litert(int argc, char **argv) {
             gc_lrt_report_text(&rep, &text);
             if (out) gc_str_printf(&text, "outputs: %s\n", out);
         }
-        if (text.s) fputs(text.s, stdout);
+        if (text.s) { if (json) fputs(text.s, stdout); else gc_cli_write_text(stdout, text.s, text.n); }
         gc_str_free(&text);
         gc_lrt_report_free(&rep);
     }
-    if (!out) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (tmpdir[0]) nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 done:
     for (int i = 0; i < o.n_inputs; i++) free((char *)inputs[i].key);
     free(inputs);

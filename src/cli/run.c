@@ -7,8 +7,14 @@
  * Writes DIR/output_<k>.npy (k in the entry's output order), DIR/input_<k>.npy (the
  * inputs actually fed), DIR/manifest.json (schema 1: names, shapes, dtypes, timings,
  * planned memory) and, with --dump-all, DIR/tensors/s<S>_t<T>.npy for every op output.
- * Exit 0 on success, 2 on bad usage or input (one line on stderr naming the file and
- * the problem), 1 when the run itself failed (an op without a kernel, ...).
+ * DIR is built whole: everything is written into DIR.tmp.XXXXXX beside it, which
+ * replaces DIR on success (no stale files from an earlier run) and is removed on failure
+ * (no partial folder). An existing DIR must be empty or an earlier `gpuclean run` output
+ * (it has a manifest.json), and must not hold MODEL or an --input file.
+ * Exit 0 on success; 2 on bad usage or bad input (a malformed model or tensor, an
+ * unreadable file); 1 when the model is valid but the interpreter cannot run it (an op
+ * without a kernel). One line on stderr names the file and the problem. verify and
+ * bisect use the same codes (gc_cli_status_exit).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,19 +48,12 @@ static int usage(FILE *f) {
                "  float tensor as half (the GPU's storage); fp16-acc also rounds inside accumulations.\n"
                "  Writes DIR/output_<k>.npy, DIR/input_<k>.npy, DIR/manifest.json; --dump-all adds\n"
                "  DIR/tensors/s<subgraph>_t<tensor>.npy for every op output. --runs N times N invokes.\n"
+               "  DIR is replaced whole on success (an existing DIR must be empty or an earlier\n"
+               "  run's output) and left untouched on failure.\n"
                "  --threads N splits float convolutions over N threads (identical results).\n"
                "  --int-arith: how quantized kernels rescale: tflite (TFLite's reference kernels,\n"
                "  default) or xnnpack (float scale, round half to even, as LiteRT's CPU runtime).\n");
     return f == stdout ? 0 : 2;
-}
-
-static int mkdir_p(const char *dir) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') { *p = 0; if (mkdir(buf, 0777) && errno != EEXIST) return -1; *p = '/'; }
-    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-    return 0;
 }
 
 static void json_shape(gc_str *o, int rank, const int32_t *shape) {
@@ -193,13 +192,28 @@ int gc_cli_run(int argc, char **argv) {
 
     char err[512];
     int rc = 2;
+    if (gc_cli_input_file(model_path)) return 2;
+    for (int j = 0; j < n_ins; j++) if (gc_cli_input_file(ins[j].file)) return 2;
+    /* DIR is replaced on success: it must not hold what we read */
+    if (gc_path_inside(model_path, out_dir))
+        return gc_cli_usage_error("run", "%s: MODEL lies inside the output directory %s, which is replaced", model_path, out_dir);
+    for (int j = 0; j < n_ins; j++)
+        if (gc_path_inside(ins[j].file, out_dir))
+            return gc_cli_usage_error("run", "%s: the input lies inside the output directory %s, which is replaced", ins[j].file, out_dir);
     gc_model *m = gc_model_read_file(model_path, err, sizeof err);
-    if (!m) { fprintf(stderr, "gpuclean run: %s: %s\n", model_path, err); return 2; }
+    if (!m) { gc_cli_err("gpuclean run: %s: %s", model_path, err); return 2; }
     gc_interp *it = NULL;
     gc_npy *arrays = calloc(MAX_INPUTS, sizeof *arrays);
     gc_str man = {0};
-    dump_ctx dc = { .dir = out_dir, .m = m };
+    char wdir[1200] = "";                       /* DIR.tmp.XXXXXX: everything goes here first */
+    static const char *const markers[] = { "manifest.json", NULL };
+    dump_ctx dc = { .dir = wdir, .m = m };
     if (!arrays) goto done;
+    if (gc_outdir_begin(out_dir, markers, wdir, sizeof wdir, err, sizeof err) != GC_OK) {
+        wdir[0] = 0;
+        gc_cli_err("gpuclean run: %s", err);
+        goto done;
+    }
 
     int sig = GC_SIG_AUTO;
     if (sig_arg) {
@@ -210,7 +224,7 @@ int gc_cli_run(int argc, char **argv) {
             if (!*end && v >= 0 && v < m->n_signatures) sig = (int)v;
         }
         if (sig < 0) {
-            fprintf(stderr, "gpuclean run: %s: no signature '%s' (the model has %d)\n", model_path, sig_arg, (int)m->n_signatures);
+            gc_cli_err("gpuclean run: %s: no signature '%s' (the model has %d)", model_path, sig_arg, (int)m->n_signatures);
             goto done;
         }
     }
@@ -218,7 +232,7 @@ int gc_cli_run(int argc, char **argv) {
                          .threads = (int)threads };
     if (dump_all) { o.on_node = on_node; o.ask = ask_node; o.user = &dc; dc.enabled = true; }
     it = gc_interp_new(m, &o, err, sizeof err);
-    if (!it) { fprintf(stderr, "gpuclean run: %s: %s\n", model_path, err); goto done; }
+    if (!it) { gc_cli_err("gpuclean run: %s: %s", model_path, err); goto done; }
     int n_in = gc_interp_n_inputs(it), n_out = gc_interp_n_outputs(it);
 
     /* resolve --input keys; read the files; take dynamic shapes from them */
@@ -231,12 +245,12 @@ int gc_cli_run(int argc, char **argv) {
             if (!*end && v >= 0 && v < n_in) k = (int)v;
         }
         if (k < 0 || k >= MAX_INPUTS) {
-            fprintf(stderr, "gpuclean run: --input %s: the entry has no input named or numbered '%s' (%d inputs)\n",
+            gc_cli_err("gpuclean run: --input %s: the entry has no input named or numbered '%s' (%d inputs)",
                     ins[j].key, ins[j].key, n_in);
             goto done;
         }
         if (gc_npy_read(ins[j].file, &arrays[j], err, sizeof err) != GC_OK) {
-            fprintf(stderr, "gpuclean run: %s\n", err); goto done;
+            gc_cli_err("gpuclean run: %s", err); goto done;
         }
         given[k] = j;
         gc_tview v = gc_interp_input(it, k);
@@ -247,19 +261,20 @@ int gc_cli_run(int argc, char **argv) {
             bool ok = arrays[j].rank <= GC_MAX_RANK;
             for (int d = 0; ok && d < arrays[j].rank; d++) { shp[d] = (int32_t)arrays[j].shape[d]; ok = arrays[j].shape[d] < INT32_MAX; }
             if (!ok || gc_interp_set_input_shape(it, k, arrays[j].rank, shp) != GC_OK) {
-                fprintf(stderr, "gpuclean run: %s: %llu elements, input %d ('%s') needs %llu (%s)\n", ins[j].file,
+                gc_cli_err("gpuclean run: %s: %llu elements, input %d ('%s') needs %llu (%s)", ins[j].file,
                         (unsigned long long)have, k, v.name, (unsigned long long)need, gc_interp_errmsg(it));
                 goto done;
             }
         }
     }
     double t0 = gc_now();
-    if (gc_interp_prepare(it) != GC_OK) {
-        fprintf(stderr, "gpuclean run: %s: %s\n", model_path, gc_interp_errmsg(it));
-        rc = 1; goto done;
+    gc_status pst = gc_interp_prepare(it);
+    if (pst != GC_OK) {
+        gc_cli_err("gpuclean run: %s: %s", model_path, gc_interp_errmsg(it));
+        rc = gc_cli_status_exit(pst); goto done;
     }
-    if (mkdir_p(out_dir) || (dump_all && (snprintf(err, sizeof err, "%s/tensors", out_dir), mkdir_p(err)))) {
-        fprintf(stderr, "gpuclean run: %s: cannot create the directory (%s)\n", out_dir, strerror(errno));
+    if (dump_all && (snprintf(err, sizeof err, "%s/tensors", wdir), mkdir(err, 0777))) {
+        gc_cli_err("gpuclean run: %s: cannot create the directory (%s)", err, strerror(errno));
         goto done;
     }
     int sig_index = sig == GC_SIG_AUTO ? (m->n_signatures > 0 ? 0 : -1) : sig;
@@ -275,27 +290,27 @@ int gc_cli_run(int argc, char **argv) {
         char srcbuf[64];
         if (k < MAX_INPUTS && given[k] >= 0) {
             if (feed(&arrays[given[k]], &v, ins[given[k]].file, err, sizeof err) != GC_OK) {
-                fprintf(stderr, "gpuclean run: %s\n", err); goto done;
+                gc_cli_err("gpuclean run: %s", err); goto done;
             }
             source = ins[given[k]].file;
         } else if (random) {
             if (gc_fill_random(&v, seed, sig_index < 0 ? 0 : sig_index, k) != GC_OK) {
-                fprintf(stderr, "gpuclean run: %s: cannot make random data for input %d ('%s') of type %s\n",
+                gc_cli_err("gpuclean run: %s: cannot make random data for input %d ('%s') of type %s",
                         model_path, k, v.name, gc_type_name(v.dtype));
                 goto done;
             }
             snprintf(srcbuf, sizeof srcbuf, "random %llu", (unsigned long long)seed); source = srcbuf;
         } else {
             if (gc_fill_pattern_sin(&v, k) != GC_OK) {
-                fprintf(stderr, "gpuclean run: %s: cannot make pattern data for input %d ('%s') of type %s\n",
+                gc_cli_err("gpuclean run: %s: cannot make pattern data for input %d ('%s') of type %s",
                         model_path, k, v.name, gc_type_name(v.dtype));
                 goto done;
             }
             source = "pattern sin";
         }
         char path[1200];
-        snprintf(path, sizeof path, "%s/input_%d.npy", out_dir, k);
-        if (write_view(path, &v, err, sizeof err) != GC_OK) { fprintf(stderr, "gpuclean run: %s\n", err); goto done; }
+        snprintf(path, sizeof path, "%s/input_%d.npy", wdir, k);
+        if (write_view(path, &v, err, sizeof err) != GC_OK) { gc_cli_err("gpuclean run: %s", err); goto done; }
         gc_str_puts(&man, k ? ",\n    {\"name\": " : "\n    {\"name\": ");
         gc_str_json(&man, v.name);
         gc_str_printf(&man, ", \"tensor\": %d, \"dtype\": \"%s\", \"shape\": ", (int)v.tensor, dtype_name(v.dtype));
@@ -308,12 +323,13 @@ int gc_cli_run(int argc, char **argv) {
     double prepare_ms = (gc_now() - t0) * 1e3, first_ms = 0, total_ms = 0;
     for (long r = 0; r < runs; r++) {
         double t1 = gc_now();
-        if (gc_interp_invoke(it) != GC_OK) {
-            fprintf(stderr, "gpuclean run: %s: %s\n", model_path, gc_interp_errmsg(it));
-            rc = 1; goto done;
+        gc_status ist = gc_interp_invoke(it);
+        if (ist != GC_OK) {
+            gc_cli_err("gpuclean run: %s: %s", model_path, gc_interp_errmsg(it));
+            rc = gc_cli_status_exit(ist); goto done;
         }
         double ms = (gc_now() - t1) * 1e3;
-        if (dc.failed) { fprintf(stderr, "gpuclean run: %s\n", dc.err); goto done; }
+        if (dc.failed) { gc_cli_err("gpuclean run: %s", dc.err); goto done; }
         if (r > 0) { total_ms += ms; continue; }
         first_ms = ms;
         dc.enabled = false;                       /* dump the first run only */
@@ -322,8 +338,8 @@ int gc_cli_run(int argc, char **argv) {
         for (int k = 0; k < n_out; k++) {
             gc_tview v = gc_interp_output(it, k);
             char path[1200];
-            snprintf(path, sizeof path, "%s/output_%d.npy", out_dir, k);
-            if (write_view(path, &v, err, sizeof err) != GC_OK) { fprintf(stderr, "gpuclean run: %s\n", err); goto done; }
+            snprintf(path, sizeof path, "%s/output_%d.npy", wdir, k);
+            if (write_view(path, &v, err, sizeof err) != GC_OK) { gc_cli_err("gpuclean run: %s", err); goto done; }
             gc_str_puts(&man, k ? ",\n    {\"name\": " : "\n    {\"name\": ");
             gc_str_json(&man, v.name);
             gc_str_printf(&man, ", \"tensor\": %d, \"dtype\": \"%s\", \"shape\": ", (int)v.tensor, dtype_name(v.dtype));
@@ -343,17 +359,20 @@ int gc_cli_run(int argc, char **argv) {
                   (int)st.n_nodes, (int)st.n_folded, (int)st.shape_mismatch, gc_interp_stopped(it) ? "true" : "false");
     if (dump_all) { gc_str_puts(&man, ",\n  \"tensors\": ["); if (dc.list.s) gc_str_puts(&man, dc.list.s); gc_str_puts(&man, "\n  ]"); }
     gc_str_puts(&man, "\n}\n");
-    if (man.oom) { fprintf(stderr, "gpuclean run: out of memory\n"); goto done; }
+    if (man.oom) { gc_cli_err("gpuclean run: out of memory"); goto done; }
     {
         char path[1200];
-        snprintf(path, sizeof path, "%s/manifest.json", out_dir);
+        snprintf(path, sizeof path, "%s/manifest.json", wdir);
         const void *chunks[1] = { man.s }; size_t lens[1] = { man.n };
         if (gc_write_atomic(path, chunks, lens, 1, err, sizeof err) != GC_OK) {
-            fprintf(stderr, "gpuclean run: %s\n", err); goto done;
+            gc_cli_err("gpuclean run: %s", err); goto done;
         }
     }
+    if (gc_outdir_commit(out_dir, wdir, err, sizeof err) != GC_OK) { gc_cli_err("gpuclean run: %s", err); goto done; }
+    wdir[0] = 0;
     rc = 0;
 done:
+    gc_outdir_abort(wdir);
     gc_str_free(&man);
     gc_str_free(&dc.list);
     gc_interp_free(it);

@@ -10,13 +10,19 @@
  * reference: max/mean abs, Pearson correlation, argmax agreement over the last axis.
  * An output passes when corr >= --min-corr (default 0.9999) and, if --rtol/--atol are
  * given, every element is within atol + rtol*|ref|; --argmax also requires the
- * argmax of every row to agree (classification heads). Exit 0 all pass, 1 any fails,
- * 2 bad usage or input. On-device parity is `gpuclean litert --input ...`.
+ * argmax of every row to agree (classification heads). Correlation is undefined for a
+ * 1-element output (MediaPipe score heads) or a constant one: such an output is judged
+ * by the tolerance instead (--rtol/--atol, default atol 1e-5 + rtol 1e-3 at fp32,
+ * 1e-3 + 1e-2 at fp16), and the line says so. NaN/Inf where the reference has none (or
+ * the other way round) always fails and is counted on the line. Exit 0 all pass, 1 any
+ * fails or the interpreter lacks a kernel the model needs (as `run`), 2 bad usage or input
+ * (a missing or unreadable reference file, a malformed model). On-device parity is `gpuclean litert --input ...`.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "interp/interp.h"
 #include "verify/compare.h"
@@ -31,8 +37,12 @@ static int usage(FILE *f) {
                "  model was fed) and compares each output with DIR/output_<k>.npy (what it\n"
                "  returned). Pass: corr >= --min-corr (default 0.9999); with --rtol/--atol every\n"
                "  element within atol + rtol*|ref|; with --argmax every row's argmax agrees.\n"
+               "  A 1-element or constant output has no correlation: it is judged by the tolerance\n"
+               "  (--rtol/--atol; default atol 1e-5 + rtol 1e-3 at fp32, 1e-3 + 1e-2 at fp16).\n"
+               "  NaN/Inf mismatches always fail.\n"
                "  --precision both (default fp32) also runs the GPU's fp16 storage precision.\n"
-               "  Exit 0 pass, 1 parity failed, 2 bad usage or input.\n");
+               "  Exit 0 pass, 1 parity failed (or an op the interpreter cannot run), 2 bad usage\n"
+               "  or input (malformed model, missing or unreadable reference).\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -44,31 +54,36 @@ static int run_one(const gc_model *m, const char *path, gc_precision p, gc_npy *
     gc_interp_opts io = { .precision = p, .signature = GC_SIG_AUTO };
     char err[512];
     gc_interp *it = gc_interp_new(m, &io, err, sizeof err);
-    if (!it) { fprintf(stderr, "%s: %s\n", path, err); return 2; }
+    if (!it) { gc_cli_err("%s: %s", path, err); return 2; }
     if (gc_interp_n_inputs(it) != n_in) {
-        fprintf(stderr, "%s: the model has %d input(s), the reference directory %d\n", path,
+        gc_cli_err("%s: the model has %d input(s), the reference directory %d", path,
                 gc_interp_n_inputs(it), n_in);
         gc_interp_free(it); return 2;
     }
     for (int k = 0; k < n_in; k++) {
+        if (ins[k].rank > GC_MAX_RANK) {
+            gc_cli_err("%s: input_%d.npy has rank %d (at most %d)", path, k, ins[k].rank, GC_MAX_RANK);
+            gc_interp_free(it); return 2;
+        }
         int32_t shp[GC_MAX_RANK];
         for (int d = 0; d < ins[k].rank && d < GC_MAX_RANK; d++) shp[d] = (int32_t)ins[k].shape[d];
         gc_interp_set_input_shape(it, k, ins[k].rank, shp);
     }
-    if (gc_interp_prepare(it) != GC_OK) { fprintf(stderr, "%s: %s\n", path, gc_interp_errmsg(it)); gc_interp_free(it); return 2; }
+    gc_status st = gc_interp_prepare(it);
+    if (st != GC_OK) { gc_cli_err("%s: %s", path, gc_interp_errmsg(it)); gc_interp_free(it); return gc_cli_status_exit(st); }
     for (int k = 0; k < n_in; k++) {
         gc_tview v = gc_interp_input(it, k);
         if (v.dtype != ins[k].dtype || v.nbytes != ins[k].nbytes) {
-            fprintf(stderr, "%s: input_%d.npy is %s with %llu bytes, the model wants %s with %zu\n", path, k,
+            gc_cli_err("%s: input_%d.npy is %s with %llu bytes, the model wants %s with %zu", path, k,
                     gc_type_name(ins[k].dtype), (unsigned long long)ins[k].nbytes, gc_type_name(v.dtype), v.nbytes);
             gc_interp_free(it); return 2;
         }
         memcpy(v.data, ins[k].data, v.nbytes);
     }
-    if (gc_interp_invoke(it) != GC_OK) { fprintf(stderr, "%s: %s\n", path, gc_interp_errmsg(it)); gc_interp_free(it); return 2; }
+    if ((st = gc_interp_invoke(it)) != GC_OK) { gc_cli_err("%s: %s", path, gc_interp_errmsg(it)); gc_interp_free(it); return gc_cli_status_exit(st); }
     int n_out = gc_interp_n_outputs(it), rc = 0;
     if (n_out != n_ref) {
-        fprintf(stderr, "%s: the model has %d output(s), the reference directory %d\n", path, n_out, n_ref);
+        gc_cli_err("%s: the model has %d output(s), the reference directory %d", path, n_out, n_ref);
         gc_interp_free(it); return 2;
     }
     for (int k = 0; k < n_out; k++) {
@@ -78,24 +93,49 @@ static int run_one(const gc_model *m, const char *path, gc_precision p, gc_npy *
         for (int d = 0; d < v.rank; d++) a.shape[d] = v.shape[d];
         gc_metrics mt;
         if (gc_compare(&a, &refs[k], c->tol ? c->rtol : 0, c->tol ? c->atol : 1e300, &mt, err, sizeof err) != GC_OK) {
-            fprintf(stderr, "%s: output %d: %s\n", path, k, err);
+            gc_cli_err("%s: output %d: %s", path, k, err);
             gc_interp_free(it); return 2;
         }
-        bool corr_ok = mt.pearson >= c->min_corr || (mt.max_abs == 0 && mt.nan_mismatch == 0);
-        bool pass = corr_ok && (!c->tol || mt.pass) && (!c->argmax || mt.argmax_agree == 1.0) &&
-                    mt.nan_mismatch == 0 && mt.inf_mismatch == 0;
+        /* correlation is undefined with fewer than two finite pairs or a constant side:
+         * then the tolerance decides (the default one when none was given) */
+        bool undefined = mt.n_finite < 2 || isnan(mt.pearson);
+        bool use_tol = c->tol;
+        if (undefined && !c->tol) {
+            double rt = p == GC_PREC_FP32 ? 1e-3 : 1e-2, at = p == GC_PREC_FP32 ? 1e-5 : 1e-3;
+            if (gc_compare(&a, &refs[k], rt, at, &mt, err, sizeof err) != GC_OK) {
+                gc_cli_err("%s: output %d: %s", path, k, err);
+                gc_interp_free(it); return 2;
+            }
+            use_tol = true;
+        }
+        bool corr_ok = undefined || mt.pearson >= c->min_corr || (mt.max_abs == 0 && mt.nan_mismatch == 0);
+        bool nonfinite = mt.nan_mismatch || mt.inf_mismatch;
+        bool pass = corr_ok && (!use_tol || mt.pass) && (!c->argmax || mt.argmax_agree == 1.0) && !nonfinite;
         if (!pass) rc = 1;
+        const char *why = mt.n == 1 ? "1 element" : mt.n_finite < 2 ? "fewer than 2 finite values" : "constant output";
         if (json) {
             gc_str_printf(o, "%s{\"precision\":\"%s\",\"output\":%d,\"name\":", *first ? "" : ",", gc_precision_name(p), k);
             gc_str_json(o, v.name ? v.name : "");
             gc_str_puts(o, ",\"metrics\":"); gc_metrics_json(&mt, o);
+            gc_str_printf(o, ",\"corr_defined\":%s,\"judged_by\":\"%s\"", undefined ? "false" : "true",
+                          undefined ? "tolerance" : c->tol ? "correlation+tolerance" : "correlation");
             gc_str_printf(o, ",\"pass\":%s}", pass ? "true" : "false");
             *first = false;
         } else {
-            gc_str_printf(o, "%s  %-8s output %d %-24s corr %.7f  max|diff| %.4g  mean|diff| %.3g  argmax %.4f%s\n",
-                          pass ? "PASS" : "FAIL", gc_precision_name(p), k, v.name ? v.name : "", mt.pearson,
-                          mt.max_abs, mt.mean_abs, mt.argmax_agree,
-                          c->tol ? (mt.pass ? "  within tol" : "  OVER tol") : "");
+            gc_str_printf(o, "%s  %-8s output %d %-24s ", pass ? "PASS" : "FAIL", gc_precision_name(p), k, v.name ? v.name : "");
+            if (undefined) gc_str_printf(o, "corr n/a (%s)", why);
+            else gc_str_printf(o, "corr %.7f", mt.pearson);
+            gc_str_printf(o, "  max|diff| %.4g  mean|diff| %.3g  argmax %.4f", mt.max_abs, mt.mean_abs, mt.argmax_agree);
+            if (nonfinite)
+                gc_str_printf(o, "  NaN/Inf mismatches %llu/%llu", (unsigned long long)mt.nan_mismatch,
+                              (unsigned long long)mt.inf_mismatch);
+            uint64_t both = mt.n - mt.n_finite - mt.nan_mismatch - mt.inf_mismatch;
+            if (both) gc_str_printf(o, "  NaN/Inf on both sides %llu", (unsigned long long)both);
+            if (undefined)
+                gc_str_printf(o, "  judged by tolerance atol %g + rtol %g*|ref|: %s", mt.atol, mt.rtol,
+                              mt.pass ? "within" : "OVER");
+            else if (c->tol) gc_str_puts(o, mt.pass ? "  within tol" : "  OVER tol");
+            gc_str_putc(o, '\n');
         }
     }
     gc_interp_free(it);
@@ -107,10 +147,9 @@ static int load_set(const char *dir, const char *stem, gc_npy *arr, int *n) {
     for (int k = 0; k < MAXIO; k++) {
         char p[1024], err[512];
         snprintf(p, sizeof p, "%s/%s_%d.npy", dir, stem, k);
-        FILE *f = fopen(p, "rb");
-        if (!f) break;
-        fclose(f);
-        if (gc_npy_read(p, &arr[k], err, sizeof err) != GC_OK) { fprintf(stderr, "%s\n", err); return 2; }
+        struct stat st;
+        if (stat(p, &st) != 0) break;             /* no probing open: a FIFO would block */
+        if (gc_npy_read(p, &arr[k], err, sizeof err) != GC_OK) { gc_cli_err("%s", err); return 2; }
         (*n)++;
     }
     return 0;
@@ -138,6 +177,7 @@ int gc_cli_verify(int argc, char **argv) {
     }
     if (!path) return gc_cli_usage_error("verify", "no model given (gpuclean verify MODEL --ref DIR)");
     if (!ref) return gc_cli_usage_error("verify", "no reference directory given (--ref DIR)");
+    if (gc_cli_input_file(path)) return 2;
     gc_precision precs[2]; int np = 0;
     if (!strcmp(prec, "both")) { precs[np++] = GC_PREC_FP32; precs[np++] = GC_PREC_FP16; }
     else {
@@ -148,10 +188,10 @@ int gc_cli_verify(int argc, char **argv) {
     static gc_npy ins[MAXIO], refs[MAXIO];
     int n_in = 0, n_ref = 0, rc = 0;
     if (load_set(ref, "input", ins, &n_in) || load_set(ref, "output", refs, &n_ref)) rc = 2;
-    else if (!n_ref) { fprintf(stderr, "%s: no output_0.npy (want input_<k>.npy and output_<k>.npy)\n", ref); rc = 2; }
+    else if (!n_ref) { gc_cli_err("%s: no output_0.npy (want input_<k>.npy and output_<k>.npy)", ref); rc = 2; }
     char err[512];
     gc_model *m = rc ? NULL : gc_model_read_file(path, err, sizeof err);
-    if (!rc && !m) { fprintf(stderr, "%s: %s\n", path, err); rc = 2; }
+    if (!rc && !m) { gc_cli_err("%s: %s", path, err); rc = 2; }
     if (!rc) {
         gc_str o = {0};
         bool first = true;
@@ -163,7 +203,7 @@ int gc_cli_verify(int argc, char **argv) {
         }
         if (json) gc_str_printf(&o, "],\"pass\":%s}\n", rc == 0 ? "true" : "false");
         else if (rc != 2) gc_str_printf(&o, "%s: %s against %s\n", path, rc == 0 ? "PASS" : "FAIL", ref);
-        if (rc != 2 && o.s) fwrite(o.s, 1, o.n, stdout);
+        if (rc != 2 && o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
         gc_str_free(&o);
     }
     for (int k = 0; k < n_in; k++) gc_npy_free(&ins[k]);

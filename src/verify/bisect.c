@@ -5,8 +5,10 @@
 #include "bisect.h"
 #include "verify/npy.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +118,7 @@ static gc_status run_side(const gc_model *m, const gc_bisect_opts *o, gc_precisi
     gc_interp_opts io = { .precision = p, .qmode = o->qmode, .signature = GC_SIG_AUTO,
                           .on_node = fn, .user = user };
     gc_interp *it = gc_interp_new(m, &io, err, errlen);
-    if (!it) return GC_ERR_UNSUPPORTED;
+    if (!it) return GC_ERR_FORMAT;                /* no entry, a tensor of rank > 6, ... */
     gc_status s = gc_interp_prepare(it);
     if (s != GC_OK) { gc_errf(err, errlen, "%s", gc_interp_errmsg(it)); gc_interp_free(it); return s; }
     for (int k = 0; k < gc_interp_n_inputs(it); k++) {
@@ -159,15 +161,45 @@ gc_status gc_bisect(const gc_model *m, const gc_bisect_opts *o, gc_bisect_result
         int found = 0;
         for (int32_t i = 0; i < c.n && !c.oom; i++) {
             rec *a = &c.recs[i];
-            char path[1024]; gc_npy f; char e2[256];
+            char path[1024]; gc_npy f; char e2[512];
             snprintf(path, sizeof path, "%s/tensors/s%d_t%d.npy", o->ref_dir, a->sg, a->tensor);
-            if (gc_npy_read(path, &f, e2, sizeof e2) != GC_OK) continue;
-            size_t n = (size_t)gc_npy_count(&f);
-            if (f.dtype == GC_T_FLOAT32 && n == a->n) {
-                rec ref = *a; ref.data = f.data;
-                add_node(&c, &ref, a->data);
-                found++;
+            struct stat st;
+            if (stat(path, &st) != 0 && errno == ENOENT) {
+                if (!r->n_missing++) snprintf(r->first_missing, sizeof r->first_missing, "tensors/s%d_t%d.npy", a->sg, a->tensor);
+                continue;
             }
+            if (gc_npy_read(path, &f, e2, sizeof e2) != GC_OK) {
+                gc_errf(err, errlen, "reference tensor %s", e2);
+                s = GC_ERR_FORMAT; goto out;
+            }
+            size_t n = (size_t)gc_npy_count(&f);
+            const char *tn = m->subgraphs[a->sg].tensors[a->tensor].name;
+            if (f.dtype != GC_T_FLOAT32 && f.dtype != GC_T_FLOAT16 && f.dtype != GC_T_FLOAT64) {
+                gc_errf(err, errlen, "reference tensor %s: dtype %s, tensor %d ('%s') is float", path,
+                        gc_npy_dtype_name(f.dtype), (int)a->tensor, tn);
+                gc_npy_free(&f); s = GC_ERR_FORMAT; goto out;
+            }
+            if (n != a->n) {
+                gc_errf(err, errlen, "reference tensor %s: %zu elements, tensor %d ('%s') has %zu", path, n,
+                        (int)a->tensor, tn, a->n);
+                gc_npy_free(&f); s = GC_ERR_FORMAT; goto out;
+            }
+            float *fd = (float *)f.data, *conv = NULL;
+            if (f.dtype != GC_T_FLOAT32) {            /* float16 / float64: compare as float */
+                conv = malloc(n * sizeof(float) + 1);
+                double buf[256];
+                for (size_t i0 = 0; conv && i0 < n; i0 += 256) {
+                    size_t k = n - i0 < 256 ? n - i0 : 256;
+                    gc_npy_to_f64(f.dtype, f.data, i0, k, buf);
+                    for (size_t j = 0; j < k; j++) conv[i0 + j] = (float)buf[j];
+                }
+                if (!conv) { gc_npy_free(&f); s = GC_ERR_NOMEM; gc_errf(err, errlen, "out of memory"); goto out; }
+                fd = conv;
+            }
+            rec ref = *a; ref.data = fd;
+            add_node(&c, &ref, a->data);
+            found++;
+            free(conv);
             gc_npy_free(&f);
         }
         if (!found) { gc_errf(err, errlen, "%s: no reference tensor matches (want tensors/s<S>_t<T>.npy, float32)", o->ref_dir);
@@ -230,6 +262,9 @@ static void node_line(gc_str *o, const char *path, const gc_bisect_node *n) {
 void gc_bisect_text(const gc_bisect_result *r, const char *path, int top, gc_str *o) {
     gc_str_printf(o, "%s: compared %d float tensors, %s (reference) vs %s, tolerance rel %.3g\n",
                   path, r->n_nodes, r->a_desc, r->b_desc, r->tol);
+    if (r->n_missing)
+        gc_str_printf(o, "%s: %d float tensor(s) have no reference file and were not compared (first: %s)\n",
+                      path, r->n_missing, r->first_missing);
     if (r->first < 0) gc_str_printf(o, "%s: no tensor diverges beyond rel %.3g\n", path, r->tol);
     else { gc_str_puts(o, "first divergent tensor:\n  "); node_line(o, path, &r->nodes[r->first]); }
     int idx[64]; if (top > 64) top = 64;
@@ -257,7 +292,9 @@ void gc_bisect_json(const gc_bisect_result *r, const char *path, int top, gc_str
     gc_str_puts(o, "{\"schema\":1,\"model\":"); gc_str_json(o, path);
     gc_str_puts(o, ",\"reference\":"); gc_str_json(o, r->a_desc);
     gc_str_puts(o, ",\"candidate\":"); gc_str_json(o, r->b_desc);
-    gc_str_printf(o, ",\"tolerance\":%.6g,\"compared\":%d,\"first\":", r->tol, r->n_nodes);
+    gc_str_printf(o, ",\"tolerance\":%.6g,\"compared\":%d,\"missing\":%d,\"first_missing\":", r->tol, r->n_nodes, r->n_missing);
+    if (r->n_missing) gc_str_json(o, r->first_missing); else gc_str_puts(o, "null");
+    gc_str_puts(o, ",\"first\":");
     if (r->first < 0) gc_str_puts(o, "null"); else node_json(o, &r->nodes[r->first]);
     int idx[64]; if (top > 64) top = 64;
     int n = top_gains(r, top, idx);

@@ -14,6 +14,11 @@
  * amplification gain = rel(out) / max(rel(inputs), floor) with floor = 2^-11 (the
  * fp16 unit roundoff): the op itself lost precision when gain is large. The report
  * lists the first divergent node and the nodes with the largest gains.
+ *
+ * With reference files, a tensor without a file is counted (n_missing, reported; a
+ * PyTorch dump need not have every tensor) and none at all is an error; a file that
+ * exists but cannot be read, is not float (float16/32/64) or has another element count
+ * than the tensor is an error naming it (GC_ERR_FORMAT): never skipped silently.
  */
 #ifndef GC_BISECT_H
 #define GC_BISECT_H
@@ -37,6 +42,8 @@ typedef struct {
     int first;                           /* index into nodes of the first over tol; -1 */
     double tol;
     char a_desc[64], b_desc[256];
+    int n_missing;                       /* --ref: float tensors with no reference file */
+    char first_missing[64];              /* the first of them, "tensors/s<S>_t<T>.npy" */
 } gc_bisect_result;
 
 typedef struct {
