@@ -206,3 +206,34 @@ GC_TEST(kernel_embedding_lookup_prepare_refusals) {
     kt_tensor i32out[] = { KT_OUT(GC_T_INT32, 2, KT_S(2, 2)) };
     refused(d, i32out, "table type INT8 with output type INT32");
 }
+
+GC_TEST(kernel_embedding_lookup_runtime_table_empty_ids_empty_table) {
+    /* the table as a run-time input (fed after the ids) */
+    float tab[6] = { 1, 2, 3, 4, 5, 6 };
+    int32_t ids[2] = { 2, 2 };
+    kt_tensor ins[] = { KT_IN(GC_T_INT32, 1, KT_S(2), ids), KT_IN(GC_T_FLOAT32, 2, KT_S(3, 2), tab) };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 2, KT_S(2, 2)) };
+    kt_model r = kt_build(GC_OP_EMBEDDING_LOOKUP, 0, ins, 2, outs, 1);
+    float got[4], want[4] = { 5, 6, 5, 6 };
+    CHECK(kt_run(&r, GC_PREC_FP32, ins, 2, 0, got, sizeof got, NULL, 0, NULL, NULL));
+    kt_check_f(got, want, 4, 0, "runtime table");
+    gc_model_free(r.m);
+
+    /* no ids: an empty [0, 2] output */
+    kt_tensor e_ins[] = { KT_IN(GC_T_INT32, 1, KT_S(0), ids), KT_C(GC_T_FLOAT32, 2, KT_S(3, 2), tab) };
+    kt_tensor e_outs[] = { KT_OUT(GC_T_FLOAT32, 2, KT_S(0, 2)) };
+    r = kt_build(GC_OP_EMBEDDING_LOOKUP, 0, e_ins, 2, e_outs, 1);
+    int32_t shp[6] = { -1, -1 }; int rank = 0;
+    CHECK(kt_run(&r, GC_PREC_FP32, e_ins, 2, 0, got, 0, NULL, 0, shp, &rank));
+    CHECK(rank == 2 && shp[0] == 0 && shp[1] == 2);
+    gc_model_free(r.m);
+
+    /* a table without rows (a run-time input: an empty constant has no buffer): every id
+     * is out of range */
+    kt_tensor z_ins[] = { KT_IN(GC_T_INT32, 1, KT_S(2), ids), KT_IN(GC_T_FLOAT32, 2, KT_S(0, 2), tab) };
+    r = kt_build(GC_OP_EMBEDDING_LOOKUP, 0, z_ins, 2, outs, 1);
+    char err[512];
+    CHECK(!kt_run(&r, GC_PREC_FP32, z_ins, 2, 0, got, sizeof got, err, sizeof err, NULL, NULL));
+    CHECK_MSG(has(err, "out of range [0, 0)"), "%s", err);
+    gc_model_free(r.m);
+}
