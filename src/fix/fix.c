@@ -560,6 +560,29 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
         cur = gc_check(m, o.target, err, errlen);
         if (!cur) { gc_fix_result_free(r); return NULL; }
     }
+    /* a site declined in an early round can be gone by the end (a later rewrite, such
+     * as a constant cone folded whole, removed its op): only sites still in the model
+     * are "left alone" */
+    int32_t kd = 0;
+    for (int32_t i = 0; i < r->n_declines; i++) {
+        const gc_fix_decline *d = &r->declines[i];
+        bool present = false;
+        if (d->subgraph >= 0 && d->subgraph < m->n_subgraphs) {
+            const gc_subgraph *sg = &m->subgraphs[d->subgraph];
+            for (int32_t op = 0; op < sg->n_ops && !present; op++) {
+                const gc_op *o2 = &sg->ops[op];
+                int32_t t0 = o2->n_outputs > 0 ? o2->outputs[0] : -1;
+                present = t0 >= 0 && !strcmp(sg->tensors[t0].name, d->node) && !strcmp(gc_op_name(m, o2), d->op);
+            }
+        }
+        if (!present) {
+            gc_fix_pass_stat *st = stat_of(r, d->pass);
+            if (st) st->declined--;
+            continue;
+        }
+        r->declines[kd++] = *d;
+    }
+    r->n_declines = kd;
     r->check = cur;
     residency(cur, &r->after);
     return r;

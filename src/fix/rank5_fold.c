@@ -23,7 +23,9 @@
  *      unit axes dropped, each sliced axis alone); when V has <= 4 axes the box is one
  *      STRIDED_SLICE — on X itself when every sliced axis of V starts an axis of X at
  *      the same outer extent (the qkv split becomes a slice of the last axis of
- *      [B,N,3*H*D]), else on RESHAPE(X -> V);
+ *      [B,N,3*H*D]), else on RESHAPE(X -> V); for the classic delegate, which slices
+ *      only 3-D and 4-D tensors in its BHWC mapping, the slice is always 4-D (V gets
+ *      leading unit axes);
  *   2. the permutation on the sliced tensor, as before: unit axes of A carry no data
  *      and are dropped from A and P; axes adjacent in A that stay adjacent and in order
  *      in P move as one block and are merged (product of sizes). If the canonical
@@ -425,7 +427,10 @@ static int emit_box(gc_fix_ctx *c, int32_t *at, const gc_fix_tinfo *x, const cha
      * X whose inner extent divides V's (X[i] = V[j] * q) */
     int32_t xb[GC_FIX_MAXR], xe[GC_FIX_MAXR], xs[GC_FIX_MAXR], xo[GC_FIX_MAXR];
     for (int i = 0; i < x->rank; i++) { xb[i] = 0; xe[i] = x->shape[i]; xs[i] = 1; xo[i] = x->shape[i]; }
-    bool direct = true;
+    /* the classic delegate slices only 3-D and 4-D tensors, and reads 3-D ones in its
+     * own BHWC mapping: give it 4-D views */
+    int min_rank = c->opts->target == GC_TARGET_CLASSIC ? 4 : 1;
+    bool direct = x->rank >= min_rank;
     for (int j = 0; j < nv && direct; j++) {
         if (!vsl[j]) continue;
         int64_t outer_v = 1, inner_v = 1;
@@ -462,6 +467,11 @@ static int emit_box(gc_fix_ctx *c, int32_t *at, const gc_fix_tinfo *x, const cha
     }
     if (nv > 4)
         return fx_decline(c, "the slices need a %d-axis view (sliced axes and the runs between them)", nv);
+    while (nv < min_rank) {                  /* leading unit axes */
+        for (int j = nv; j > 0; j--) { V[j] = V[j - 1]; vsl[j] = vsl[j - 1]; vb[j] = vb[j - 1]; vs[j] = vs[j - 1]; vn[j] = vn[j - 1]; }
+        V[0] = 1; vsl[0] = false; vb[0] = 0; vs[0] = 1; vn[0] = 1;
+        nv++;
+    }
     int32_t v32[MAXA], vb32[MAXA], ve32[MAXA], vs32[MAXA], vo32[MAXA];
     for (int j = 0; j < nv; j++) {
         v32[j] = (int32_t)V[j];

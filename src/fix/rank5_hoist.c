@@ -21,7 +21,8 @@
  *     POW, FLOOR_DIV, FLOOR_MOD) with numpy broadcasting: W is a grouping of the output's
  *     non-unit axes into <= 4 runs on which every operand is either whole or broadcast
  *     (size 1) — the shape of the operand's own rank <= 4 source when that grouping
- *     works, else the coarsest one. Each operand takes its view of W: a constant gets a
+ *     works, else the coarsest one (for the classic delegate, whose elementwise kernels
+ *     want batch 1, a 4-D view with a leading 1). Each operand takes its view of W: a constant gets a
  *     new tensor over the same buffer (same bytes, fewer axes; a one-element constant of
  *     rank <= 4 stays as it is), a rank <= 4 runtime tensor or the source of a RESHAPE
  *     to rank >= 5 gets a RESHAPE to the view (none when the shape already is it).
@@ -218,12 +219,13 @@ static int apply(gc_fix_ctx *c, int32_t op) {
             if (off < 0) return fx_decline(c, "an operand has a higher rank than the output");
             for (int a = 0; a < r; a++) al[i][a] = a < off ? 1 : t->shape[a - off];
         }
-        bool ok = false;
+        bool ok = false, classic = c->opts->target == GC_TARGET_CLASSIC;
         for (int i = 0; i < 2 && !ok; i++) {       /* an operand's own source as the view */
             int32_t t = fx_in(c, op, i);
             if (fx_t(c, t)->rank < 5 || fx_is_const(c, t)) continue;
             const gc_tensor *xs = fx_t(c, source_of(c, t));
             if (fx_numel(xs) != fx_numel(fx_t(c, y.index))) continue;
+            if (classic && (xs->rank != 4 || xs->shape[0] != 1)) continue;   /* batch 1 only there */
             nw = xs->rank;
             for (int k = 0; k < nw; k++) W[k] = xs->shape[k];
             ok = fits(r, y.shape, 2, al, nw, W, views);
@@ -242,6 +244,11 @@ static int apply(gc_fix_ctx *c, int32_t op) {
             if (nw == 0) W[nw++] = 1;
             if (nw > 4)
                 return fx_decline(c, "the operands' broadcast pattern needs %d axes (at most 4 on the GPU)", nw);
+            while (classic && nw < 4) {            /* classic: 4-D, batch 1 */
+                for (int j = nw; j > 0; j--) W[j] = W[j - 1];
+                W[0] = 1;
+                nw++;
+            }
             ok = fits(r, y.shape, 2, al, nw, W, views);
             if (!ok) return fx_decline(c, "the operands do not broadcast axis by axis");
         }

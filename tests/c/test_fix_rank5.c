@@ -469,6 +469,10 @@ GC_TEST(fix_const_fold_whole_cone) {
     CHECK(r.r && r.r->after.gpu_clean);
     const char *d = detail_of(r.r, "const_fold");
     CHECK_MSG(strstr(d, "a cone of 6 ops folded into 1 constant"), "%s", d);
+    /* broadcast_to_const tried the BROADCAST_TOs first (rolled back: the RESHAPE after
+     * each would be all-constant); they are gone now, so nothing is "left alone" */
+    CHECK(decline_reason(r.r, "broadcast_to_const") == NULL);
+    CHECK(r.r && r.r->n_declines == 0);
     run_free(&r);
     gc_model_free(b.m);
 }
