@@ -205,7 +205,7 @@ int gc_cli_run(int argc, char **argv) {
     gc_interp *it = NULL;
     gc_npy *arrays = calloc(MAX_INPUTS, sizeof *arrays);
     gc_str man = {0};
-    char wdir[1200] = "";                       /* DIR.tmp.XXXXXX: everything goes here first */
+    char wdir[1024] = "";                       /* DIR.tmp.XXXXXX: everything goes here first */
     static const char *const markers[] = { "manifest.json", NULL };
     dump_ctx dc = { .dir = wdir, .m = m };
     if (!arrays) goto done;
@@ -273,8 +273,9 @@ int gc_cli_run(int argc, char **argv) {
         gc_cli_err("gpuclean run: %s: %s", model_path, gc_interp_errmsg(it));
         rc = gc_cli_status_exit(pst); goto done;
     }
-    if (dump_all && (snprintf(err, sizeof err, "%s/tensors", wdir), mkdir(err, 0777))) {
-        gc_cli_err("gpuclean run: %s: cannot create the directory (%s)", err, strerror(errno));
+    char tdir[1100];
+    if (dump_all && (snprintf(tdir, sizeof tdir, "%s/tensors", wdir), mkdir(tdir, 0777))) {
+        gc_cli_err("gpuclean run: %s: cannot create the directory (%s)", tdir, strerror(errno));
         goto done;
     }
     int sig_index = sig == GC_SIG_AUTO ? (m->n_signatures > 0 ? 0 : -1) : sig;
