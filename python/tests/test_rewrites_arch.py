@@ -41,6 +41,12 @@ def whole_model(m, x, swap, patches=()):
 
 # ---- building blocks --------------------------------------------------------------------------
 
+def test_l2_normalize(exactness):
+    x = torch.randn(3, 4, 9, 32) * torch.logspace(-3, 3, 9).reshape(1, 1, 9, 1)
+    x[0, 0, 0] = 0.0
+    exactness("l2_normalize (swin v2)", maxdiff(R.l2_normalize(x), F.normalize(x, dim=-1)), 2e-7)
+
+
 def test_rank4_building_blocks(exactness):
     x = torch.randn(2, 12, 15, 5)
     worst = 0.0
@@ -84,7 +90,8 @@ def test_tv_shifted_window_attention(exactness, v2, hw, shift):
     x = torch.randn(2, hw[0], hw[1], 16)
     g = R.ShiftedWindowAttentionGPU(swa)
     with torch.no_grad():
-        exactness("ShiftedWindowAttentionGPU(%s)" % ("v2" if v2 else "v1"), maxdiff(g(x), swa(x)), 0.0)
+        exactness("ShiftedWindowAttentionGPU(%s)" % ("v2" if v2 else "v1"), maxdiff(g(x), swa(x)),
+                  2e-6 if v2 else 0.0)
 
 
 def test_tv_patch_window_attention_refuses_shifted_window_attention():
@@ -152,7 +159,7 @@ def test_torchvision_swin_v2_small_odd(exactness):
                             stochastic_depth_prob=0.0)
     ref, got, n = whole_model(m, (torch.randn(2, 3, 76, 60),), R.patch_swin)
     assert n == 6 + 2
-    exactness("torchvision SwinTransformer v2 (odd map)", maxdiff(got, ref), 0.0)
+    exactness("torchvision SwinTransformer v2 (odd map)", maxdiff(got, ref), 1e-5)
 
 
 timm_swin = pytest.importorskip("timm.models.swin_transformer")

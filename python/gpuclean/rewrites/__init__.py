@@ -38,7 +38,7 @@ from .select import (ELUArith, PReLUArith, elu_arith, ge_mask, gt_mask, le_mask,
                      masked_fill_arith, patch_select, prelu_arith, where_arith)
 from .sdpa import patch_sdpa_gqa, patch_sdpa_mask
 from .swin import (PatchMergingGPU, ShiftedWindowAttentionGPU, TimmSwinBlockGPU,
-                   WindowAttentionGPU, merge2x2, patch_patch_merging, patch_swin,
+                   WindowAttentionGPU, l2_normalize, merge2x2, patch_patch_merging, patch_swin,
                    patch_window_attention, roll4, shift_mask_np, split_qkv, window_partition4,
                    window_reverse4)
 from .vit import (FrozenPosEmbedding, PackedQKVAttentionGPU, patch_packed_qkv,
@@ -137,7 +137,7 @@ REMEDIES = {r.name: r for r in [
            "interpolated position embeddings frozen for the traced size, grid_sample -> tent "
            "matmul, bicubic -> matrices, padded MaxPool -> edge pad, Swin (roll, windows, "
            "relative position bias, shift mask, PatchMerging) -> rank 4 + constants"),
-    Remedy("rank5", ["rank>4"], "bit-exact", _rank,
+    Remedy("rank5", ["rank>4", "L2_NORMALIZATION"], "bit-exact (swin v2 cosine attention ~1e-6)", _rank,
            "PixelShuffle/Unshuffle, Swin windows / PatchMerging, timm packed-QKV Attention, "
            "channel shuffle, einops -> rank 4"),
     Remedy("repeat_kv", ["BROADCAST_TO", "rank>4"], "bit-exact", _repeat_kv,

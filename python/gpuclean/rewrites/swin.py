@@ -23,6 +23,9 @@ bit-exact unless noted; test_rewrites_arch.py measures it):
 * shift mask: torchvision builds it at run time (zeros, slice assignments, NOT_EQUAL,
   SELECT); timm keeps a buffer. Both become the same values computed once in numpy
   (integers 0 / -100, exact), added as a full-shape constant.
+* swin v2's cosine attention: F.normalize lowers to L2_NORMALIZATION (refused) ->
+  x * rsqrt(sum(x*x) + eps^2) (l2_normalize; a few ulp, the one rewrite here that is
+  not bit-exact).
 * PatchMerging `x[..., 0::2, 0::2, :]`, ... + cat (torchvision; STRIDED_SLICE / GATHER_ND)
   and timm's `reshape(B, H/2, 2, W/2, 2, C).permute(0, 1, 3, 4, 2, 5)` (rank 6) -> two
   rank-4 transposes giving the same channel order (dx, dy, c). torchvision's
@@ -52,7 +55,7 @@ from ._util import class_is, constant, probe_equal, swap_modules
 log = logging.getLogger("gpuclean.rewrites")
 
 __all__ = ["roll4", "window_partition4", "window_reverse4", "merge2x2", "split_qkv",
-           "shift_mask_np", "WindowAttentionGPU", "patch_window_attention",
+           "shift_mask_np", "l2_normalize", "WindowAttentionGPU", "patch_window_attention",
            "ShiftedWindowAttentionGPU", "TimmSwinBlockGPU", "PatchMergingGPU",
            "patch_patch_merging", "patch_swin"]
 
@@ -99,6 +102,14 @@ def merge2x2(x):
     y = x.reshape(b * (h // 2), 2, w // 2, 2 * c).transpose(1, 2)       # [bh, w2, dy, (dx c)]
     y = y.reshape(b * (h // 2) * (w // 2), 2, 2, c).transpose(1, 2)     # [bhw, dx, dy, c]
     return y.reshape(lead + (h // 2, w // 2, 4 * c))
+
+
+def l2_normalize(x, eps=1e-12):
+    """F.normalize(x, dim=-1) without the L2_NORMALIZATION op the GPU delegate refuses
+    (the converter fuses x / max(sqrt(sum(x*x)), eps) into it):
+    x * rsqrt(sum(x*x) + eps^2). Equal to F.normalize to a few ulp wherever
+    sum(x*x) >> eps^2 (1e-24), and 0 for a zero vector, as F.normalize."""
+    return x * torch.rsqrt((x * x).sum(-1, keepdim=True) + eps * eps)
 
 
 def split_qkv(qkv, num_heads, head_dim):
@@ -273,7 +284,9 @@ class ShiftedWindowAttentionGPU(nn.Module):
     window_partition4 / window_reverse4, split_qkv and full-shape constants. v2's
     continuous position bias (16 * sigmoid(cpb_mlp(coords))[index]), the zeroed key bias
     and clamp(logit_scale).exp() are torchvision's own computations done once at swap
-    time. Reuses the original qkv / proj Linear layers. Bit-exact."""
+    time; its cosine attention's F.normalize (L2_NORMALIZATION, refused by the GPU) is
+    l2_normalize. Reuses the original qkv / proj Linear layers. v1 bit-exact; v2 within
+    a few ulp of the cosine similarities (measured ~1e-6 on the output)."""
 
     def __init__(self, swa: nn.Module):
         super().__init__()
@@ -326,7 +339,7 @@ class ShiftedWindowAttentionGPU(nn.Module):
             qkv = F.linear(xw, self.qkv.weight, self.qkv.bias)
         q, k, v = split_qkv(qkv, self.num_heads, hd)
         if self.v2:
-            attn = F.normalize(q, dim=-1) @ F.normalize(k, dim=-1).transpose(-2, -1)
+            attn = l2_normalize(q) @ l2_normalize(k).transpose(-2, -1)
             attn = attn * constant(self._logit, attn.dtype, attn.device)
         else:
             q = q * hd ** -0.5
