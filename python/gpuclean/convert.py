@@ -141,8 +141,9 @@ def parity(a, ref, argmax=False):
         out["nonfinite_mismatch"] = bad
         out["corr"] = float("nan")
     else:
-        av, rv = af[fin] - af[fin].mean() if fin.any() else af[fin], \
-            rf[fin] - rf[fin].mean() if fin.any() else rf[fin]
+        av, rv = af[fin], rf[fin]
+        if av.size:
+            av, rv = av - av.mean(), rv - rv.mean()
         den = np.sqrt((av * av).sum() * (rv * rv).sum())
         out["corr"] = float((av * rv).sum() / den) if den > 0 else (1.0 if out["max_abs"] == 0 else 0.0)
     if argmax and a.ndim >= 1 and a.shape[-1] > 1:
@@ -332,7 +333,8 @@ def _input_names(ins, n):
     return [str(k) for k in range(n)]
 
 
-_NO_GPU_KINDS = ("no_gpu_adapter", "cpu_only")
+# real-GPU verdicts of `gpuclean litert` that mean: not every node ran on the GPU
+_GPU_NOT_CLEAN = ("cpu_fallback", "gpu_compile_failed", "gpu_did_not_run", "runtime_limit")
 
 
 def _litert(path, ins, inputs_np, ref, argmax, runtime):
@@ -431,7 +433,7 @@ def _judge(check, par, meta, min_corr, min_corr_fp16, verified):
         reasons.append("not GPU-clean: %s (%d node(s) rejected)"
                        % (check.get("residency"), check.get("n_rejected", 0)))
     for rname, g in (meta.get("gpu") or {}).items():
-        if g.get("verdict") not in (None, "gpu_clean", "gpu_miscompute") + _NO_GPU_KINDS:
+        if g.get("verdict") in _GPU_NOT_CLEAN:
             gc = False
             reasons.append("real GPU (%s): %s" % (rname, g.get("text")))
     res = {"gpu_clean": gc, "loads_cpu": meta.get("loads_cpu"), "passes": 0}
@@ -454,8 +456,11 @@ def _judge(check, par, meta, min_corr, min_corr_fp16, verified):
         if not ok:
             c = _worst_corr(ps)
             err = next((p.get("error") for p in ps if isinstance(p, dict) and p.get("error")), None)
-            reasons.append("%s: %s" % (k, err or "corr %s < %s" % (
-                "nan" if c is None or c != c else "%.6f" % c, bar)))
+            why = "%s: %s" % (k, err or "corr %s < %s" % (
+                "nan" if c is None or c != c else "%.6f" % c, bar))
+            reasons.append(why)
+            if _is_gpu_key(k):
+                res.setdefault("gpu_precision_failures", []).append(why)
     if fp32:
         res["fp32_parity"] = all(fp32) and meta.get("loads_cpu") is not False
     else:
@@ -864,15 +869,28 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
     cands, store = [], {}
 
     def add_candidate(name, path, origin, rems, torch_out, fixrec=None):
-        with loop.step("check"):
-            summ, chk, ins = _check(path, target)
+        try:
+            with loop.step("check"):
+                summ, chk, ins = _check(path, target)
+        except GpucleanError as e:
+            if name == "plain":
+                raise
+            report.setdefault("unreadable", []).append({"name": name, "error": str(e)[:400]})
+            say("%s: unreadable, not a candidate: %s" % (name, e))
+            return None
         par, meta, errs = {}, {}, {}
         if check:
             with loop.step("verify", "verifying %s (interpreter fp32/fp16, LiteRT)" % name):
-                par, errs = _interp(path, inputs_np, ref, argmax)
+                try:
+                    par, errs = _interp(path, inputs_np, ref, argmax)
+                except Exception as e:  # noqa: BLE001 - reported; the candidate stays unverified
+                    errs["gpuclean_interp"] = _err(e)
                 if runtime:
-                    lpar, meta = _litert(path, ins, inputs_np, ref, argmax, runtime)
-                    par.update(lpar)
+                    try:
+                        lpar, meta = _litert(path, ins, inputs_np, ref, argmax, runtime)
+                        par.update(lpar)
+                    except Exception as e:  # noqa: BLE001
+                        meta = {"error": _err(e), "loads_cpu": None}
             if torch_out is not None and torch_out is not ref:
                 par["torch_rewritten"] = [parity(a, r, argmax) for a, r in zip(torch_out, ref)]
         verdict = _judge(summ, par, meta, min_corr, min_corr_fp16, bool(check))
@@ -925,7 +943,6 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         report["rounds"][0]["candidates"].append(pf["name"])
 
     tried = set()
-    inplace_done = False
     for rnd in range(1, max_rounds + 1):
         best = max(cands, key=_rank_key)
         if forced is not None:
@@ -936,10 +953,8 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         else:
             _, chk, ins = store[best["name"]]
             v = best["verdict"]
-            fp16_fail = None
-            if v.get("gpu_precision_parity") is False:
-                fp16_fail = "; ".join(r for r in v["reasons"] if r.startswith(("gpuclean_fp16", "litert_")))
-            syms = router.symptoms(chk, ins, policy, fp16_failure=fp16_fail or None)
+            fp16_fail = "; ".join(v.get("gpu_precision_failures") or []) or None
+            syms = router.symptoms(chk, ins, policy, fp16_failure=fp16_fail)
             new = [r for r in router.remedies_for(syms, tried=tried) if r in REMEDIES and r not in tried]
             if not new:
                 break
@@ -948,13 +963,6 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         rd = {"round": rnd, "from": best["name"], "symptoms": syms[:50],
               "n_symptoms": len(syms), "remedies": [r.name for r in rems], "candidates": []}
         report["rounds"].append(rd)
-        if not inplace_done:
-            inplace_done = True
-            try:
-                from .rewrites import inplace_sensitive_modules
-                report["inplace_semantic"] = inplace_sensitive_modules(copy.deepcopy(model), *sample_inputs)
-            except Exception as e:  # noqa: BLE001 - informational only
-                report["inplace_semantic_error"] = _err(e)
         gstate = _GlobalState(model)
         patches = []
         try:
@@ -1000,6 +1008,8 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         rd["converted"] = True
         store_out[name] = outs
         c = add_candidate(name, path, "rewrite", effective, outs)
+        if c is None:
+            continue
         rd["candidates"].append(name)
         fc = fix_candidate(c)
         if fc:
@@ -1100,6 +1110,8 @@ def format_report(r):
         passes = ", ".join("%s x%d [%s]" % (p["id"], p["changes"] or p["sites"] or 0, p["exactness"])
                            for p in fr["passes"]) or "nothing to rewrite"
         ver = fr.get("verify") or {}
+        if fr.get("declined"):
+            passes += " (%d site(s) declined)" % len(fr["declined"])
         lines.append("  gpuclean fix on %s: %s; %s/%s -> %s/%s; verify %s%s" % (
             fr["on"], passes, ba[0].get("gpu_nodes"), ba[0].get("total_nodes"),
             ba[1].get("gpu_nodes"), ba[1].get("total_nodes"),
@@ -1137,8 +1149,6 @@ def format_report(r):
     if notes:
         lines.append("  seed notes (informational; the checker decides): %s"
                      % json.dumps(notes, sort_keys=True))
-    if r.get("inplace_semantic"):
-        lines.append("  inplace activations that are part of the math (kept): %s" % r["inplace_semantic"])
     th = r.get("thresholds", {})
     lines.append("  parity vs the original PyTorch model (same inputs; bar fp32 %s, GPU precision %s):"
                  % (th.get("fp32"), th.get("gpu_precision")))
