@@ -470,7 +470,11 @@ gc_model *gc_model_read_mem(const void *data, size_t size, char *err, size_t err
 }
 
 gc_model *gc_model_read_file(const char *path, char *err, size_t errlen) {
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO for reading blocks until a writer appears (it would
+     * hang every verb and the Python binding); with it the open returns at once and
+     * fstat below refuses anything that is not a regular file. On a regular file the
+     * flag changes nothing (reads are never "would block"; the file is mmap'd). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) { gc_errf(err, errlen, "cannot open: %s", strerror(errno)); return NULL; }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
