@@ -175,7 +175,8 @@ Verdict: **{verdict}**.
            env="\n".join("| %s | %s |" % kv for kv in sorted(vs.items())),
            native=(lt.get("versions") or "2.3.0"), host="this 2-core machine",
            plain=plain, final=final, rw="\n".join(rows) or "| (none needed) | | | |",
-           fx=", ".join(fx) if fx else "none",
+           fx=", ".join("`%s` (%s)" % (zoo._pass_name(x), x.get("exactness", "?") if isinstance(x, dict) else "?")
+                         for x in fx) if fx else "none",
            i32=sec(v.get("interp_fp32")), i16=sec(v.get("interp_fp16")), cpu=sec(lt),
            verdict="passed" if ok else "NOT passed: " + "; ".join(v["verdict"]["why"]),
            gpu=("\n%s, `gpuclean litert --accelerator both --precision both --runtime both` fed the "

@@ -364,7 +364,8 @@ def _worst(section):
     outs = (section or {}).get("outputs") or []
     if not outs:
         return None
-    return min(o["corr"] for o in outs)
+    cs = [o["corr"] for o in outs]
+    return float("nan") if any(c != c for c in cs) else min(cs)
 
 
 def _verdict(doc, min16):
@@ -378,8 +379,9 @@ def _verdict(doc, min16):
             why.append("%s: %s" % (k, sec["error"][:120]))
             continue
         c = _worst(sec)
-        if c is None or c < bar:
-            why.append("%s corr %s < %s" % (k, c, bar))
+        nan = any(not np.isfinite(o.get("max_abs", 0.0)) for o in sec.get("outputs") or [])
+        if c is None or nan or not c >= bar:          # NaN fails: nan >= bar is False
+            why.append("%s corr %s < %s%s" % (k, c, bar, " (NaN/Inf in the output)" if nan else ""))
     return {"ok": not why, "why": why}
 
 
@@ -399,6 +401,13 @@ HEADER = ("| model | family | plain | final | rewrites / passes | interp fp32 (c
           "| GPU fp16 emul | LiteRT CPU | verdict |")
 
 
+def _pass_name(x):
+    """A fix pass record (convert_for_gpu's fix_passes entry) or a name -> 'name(sites)'."""
+    if isinstance(x, dict):
+        return "%s(%s)" % (x.get("id") or x.get("fix_id"), x.get("sites", x.get("changes", "?")))
+    return str(x)
+
+
 def _res(c):
     """'113/113 (1)': GPU nodes / nodes (partitions) from a check summary."""
     r = (c or {}).get("residency") or "?"
@@ -411,7 +420,7 @@ def format_row(doc, header=False):
     rw = ", ".join(doc.get("rewrites") or []) or "-"
     fx = doc.get("fix_passes")
     if fx:
-        rw += "; fix: " + ", ".join(fx if isinstance(fx, list) else [str(fx)])
+        rw += "; fix: " + ", ".join(_pass_name(x) for x in (fx if isinstance(fx, list) else [fx]))
     row = "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         doc["model"], doc["family"], _res(doc.get("plain")), _res(doc["check"]), rw, _fmt_corr(doc.get("interp_fp32")),
         _fmt_corr(doc.get("interp_fp16")), _fmt_corr(doc.get("litert_cpu")),
