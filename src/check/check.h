@@ -137,9 +137,16 @@ int32_t gc_check_gpu_nodes(const gc_check_result *r, int32_t subgraph);
 
 /* Compiler-style text: one "path: node N OP 'name': not on GPU: reason [rule]" block per
  * node that is not on the GPU (with "  fix:" lines), the risks, then the summary with
- * "GPU residency: N/M nodes in K partition(s)". verbose adds every node. */
+ * "GPU residency: N/M nodes in K partition(s)". Nodes (and risks) whose finding is the
+ * same — op, rule, reason and fix — print once as "path: N OP nodes (2, 3, 29-31, ...):
+ * not on GPU: reason [rule]" with the node list abbreviated after 12 items; verbose
+ * prints every node on its own, the GPU ones included. */
 void gc_check_text(const gc_check_result *r, const gc_model *m, const char *path,
                    bool verbose, gc_str *out);
+/* The end of gc_check_text: error lines (model error, delegate init failure), with
+ * subgraphs the per-subgraph counts and "target: T", then the residency line with
+ * " (GPU-clean)" when clean. `check --quiet` prints this with subgraphs false. */
+void gc_check_summary_text(const gc_check_result *r, const char *path, bool subgraphs, gc_str *out);
 /* One JSON document, schema 1 (see check_report.c for the field list). */
 void gc_check_json(const gc_check_result *r, const gc_model *m, const char *path, gc_str *out);
 /* "GPU residency: 71/72 nodes in 1 partition(s)" */

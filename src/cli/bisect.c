@@ -1,5 +1,6 @@
 /* bisect.c — `gpuclean bisect MODEL [--a fp32] [--b fp16|fp16-acc | --ref DIR]
- *             [--pattern sin | --random SEED] [--tol REL] [--top N] [--json]`
+ *             [--pattern sin | --random SEED] [--tol REL] [--top N] [--json] [--quiet]
+ *             [--progress | --no-progress]`
  * First divergent tensor between the reference interpreter at precision A (default
  * fp32) and precision B (default fp16, the GPU's storage precision), or reference
  * tensors dumped elsewhere (DIR/tensors/s<S>_t<T>.npy, e.g. from PyTorch or from
@@ -15,6 +16,30 @@
 
 typedef struct { bool random; uint64_t seed; } fill_ctx;
 
+typedef struct { gc_cli_progress *p; const gc_bisect_opts *o; } prog_ctx;
+
+static void on_progress(const char *side, int32_t done, int32_t total, void *user) {
+    prog_ctx *c = user;
+    if (!strcmp(side, "ref"))
+        gc_cli_progress_tick(c->p, "reading reference tensor %d/%d", done, total);
+    else
+        gc_cli_progress_tick(c->p, "%s: interpreter %s, op %d/%d", side,
+                             gc_precision_name(side[0] == 'A' ? c->o->a : c->o->b), done, total);
+}
+
+/* --quiet: the one line that decides */
+static void verdict_line(const gc_bisect_result *r, const char *path, gc_str *o) {
+    if (r->first < 0) {
+        gc_str_printf(o, "%s: no tensor diverges beyond rel %.3g (%d compared", path, r->tol, r->n_nodes);
+        if (r->n_missing) gc_str_printf(o, ", %d without a reference file", r->n_missing);
+        gc_str_puts(o, ")\n");
+        return;
+    }
+    const gc_bisect_node *n = &r->nodes[r->first];
+    gc_str_printf(o, "%s: first divergent tensor: subgraph %d op %d %s -> tensor %d '%s': rel %.3g > %.3g\n", path,
+                  n->subgraph, n->op, n->op_name, n->tensor, n->tensor_name, n->rel, r->tol);
+}
+
 static gc_status fill(const gc_tview *v, int k, void *user) {
     const fill_ctx *f = user;
     return f->random ? gc_fill_random(v, f->seed, 0, k) : gc_fill_pattern_sin(v, k);
@@ -23,6 +48,7 @@ static gc_status fill(const gc_tview *v, int k, void *user) {
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean bisect MODEL [--a fp32|fp16|fp16-acc] [--b fp16|fp16-acc|fp32 | --ref DIR]\n"
                "                       [--pattern sin | --random SEED] [--tol REL] [--top N] [--json]\n"
+               "                       [--quiet] [--progress | --no-progress]\n"
                "  Runs MODEL twice on the reference interpreter (A: default fp32, B: default fp16, the\n"
                "  GPU's storage precision) and compares every float op output in execution order:\n"
                "  rel = max|a-b| / max|a|. Reports the first tensor with rel > --tol (default 1e-2) and\n"
@@ -32,6 +58,8 @@ static int usage(FILE *f) {
                "  DIR/tensors/s<subgraph>_t<tensor>.npy (PyTorch dumps, `gpuclean run --dump-all`):\n"
                "  tensors without a file are counted and reported; a file that cannot be read, is\n"
                "  not float or has the wrong element count is an error (exit 2).\n"
+               "  --quiet prints only the verdict line. Progress (op N/M of each run) goes to\n"
+               "  stderr when it is a terminal (--progress: always, --no-progress: never).\n"
                "  Exit 0: nothing diverges; 1: a tensor diverges; 2: bad usage or input.\n");
     return f == stdout ? 0 : 2;
 }
@@ -40,12 +68,16 @@ int gc_cli_bisect(int argc, char **argv) {
     const char *path = NULL;
     gc_bisect_opts o = { .a = GC_PREC_FP32, .b = GC_PREC_FP16, .tol = 1e-2, .qmode = GC_QMODE_TFLITE };
     fill_ctx fc = {0};
-    bool json = false; int top = 5;
+    bool json = false, quiet = false; int top = 5;
+    int progress = GC_PROGRESS_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
+        else if (!strcmp(a, "--progress")) progress = GC_PROGRESS_ON;
+        else if (!strcmp(a, "--no-progress")) progress = GC_PROGRESS_OFF;
         else if ((!strcmp(a, "--a") || !strcmp(a, "--b")) && val) {
             int p = gc_precision_parse(val);
             if (p < 0) return gc_cli_usage_error("bisect", "unknown precision '%s' (fp32, fp16, fp16-acc)", val);
@@ -80,15 +112,23 @@ int gc_cli_bisect(int argc, char **argv) {
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
     if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
+    gc_cli_progress pg;
+    gc_cli_progress_init(&pg, "bisect", quiet && progress == GC_PROGRESS_AUTO ? GC_PROGRESS_OFF : progress);
+    prog_ctx pc = { &pg, &o };
+    if (pg.on) { o.progress = on_progress; o.progress_user = &pc; }
+    gc_cli_progress_step(&pg, "A: interpreter %s", gc_precision_name(o.a));
     gc_bisect_result r;
     gc_status s = gc_bisect(m, &o, &r, err, sizeof err);
+    gc_cli_progress_done(&pg);
     if (s != GC_OK) {
         gc_cli_err("%s: %s", path, err);
         gc_model_free(m);
         return gc_cli_status_exit(s);
     }
     gc_str out = {0};
-    if (json) gc_bisect_json(&r, path, top, &out); else gc_bisect_text(&r, path, top, &out);
+    if (json) gc_bisect_json(&r, path, top, &out);
+    else if (quiet) verdict_line(&r, path, &out);
+    else gc_bisect_text(&r, path, top, &out);
     if (out.s) { if (json) fwrite(out.s, 1, out.n, stdout); else gc_cli_write_text(stdout, out.s, out.n); }
     gc_str_free(&out);
     int rc = r.first >= 0 ? 1 : 0;

@@ -4,6 +4,7 @@
  * Verbs only parse arguments and wire library calls; logic lives in the library. */
 #ifndef GC_CLI_H
 #define GC_CLI_H
+#include <stdbool.h>
 #include <stdio.h>
 #include "common/common.h"
 
@@ -41,4 +42,27 @@ int gc_cli_status_exit(gc_status s);
 
 /* Write report text to f with control characters escaped (tensor names are bytes). */
 void gc_cli_write_text(FILE *f, const char *s, size_t n);
+
+/* --quiet: write only the lines of s (escaped) that start with one of the prefixes
+ * (NULL-terminated list); returns how many were written. */
+int gc_cli_write_lines(FILE *f, const char *s, size_t n, const char *const *prefixes);
+
+/* Progress of a long run on stderr (src/cli/progress.c). Shown when stderr is a terminal
+ * (a line rewritten in place, cleared at the end) or when forced with --progress (plain
+ * lines, at most one update a second); never on stdout, so reports and --json stay
+ * clean; off with --quiet or --no-progress unless --progress is given. */
+typedef struct {
+    bool on, tty, dirty;
+    const char *verb;
+    double t0, last;
+} gc_cli_progress;
+enum { GC_PROGRESS_AUTO = -1, GC_PROGRESS_OFF = 0, GC_PROGRESS_ON = 1 };
+void gc_cli_progress_init(gc_cli_progress *p, const char *verb, int mode);
+/* a phase starts (always shown when on) */
+void gc_cli_progress_step(gc_cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* an update within the phase (throttled) */
+void gc_cli_progress_tick(gc_cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the run ended: clear the terminal line, or print "done in N s" in --progress mode */
+void gc_cli_progress_done(gc_cli_progress *p);
+double gc_cli_progress_elapsed(const gc_cli_progress *p);
 #endif

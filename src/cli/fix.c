@@ -1,5 +1,6 @@
 /* fix.c — `gpuclean fix MODEL -o OUT [--target mldrift|classic] [--only PASS,...]
- *           [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json] [--list]`
+ *           [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json] [--list]
+ *           [--quiet] [--progress|--no-progress]`
  * Applies the graph rewrites of src/fix (each re-checked against the GPU rules), writes
  * OUT atomically, prints what changed and the residency before -> after, then re-reads
  * OUT and verifies it against MODEL on the reference interpreter (fp32, sin pattern and
@@ -16,7 +17,8 @@
 
 static int usage(void) {
     printf("usage: gpuclean fix MODEL -o OUT [--target mldrift|classic] [--only PASS,...] [--skip PASS,...]\n"
-           "                    [--force PASS,...|all] [--no-verify] [--seed N] [--json]\n"
+           "                    [--force PASS,...|all] [--no-verify] [--seed N] [--json] [--quiet]\n"
+           "                    [--progress | --no-progress]\n"
            "       gpuclean fix --list\n"
            "  Rewrites the nodes the GPU refuses (gpuclean check) into equivalent ones it accepts,\n"
            "  keeping a rewrite only where the checker accepts what it makes, and writes OUT\n"
@@ -26,6 +28,8 @@ static int usage(void) {
            "  output differs beyond the stated exactness (bit-exact passes must give 0).\n"
            "  PASS: a pass id or the checker's fix id (see --list). --force also rewrites nodes the\n"
            "  GPU already accepts (e.g. --force split_to_slices). --no-verify skips the run.\n"
+           "  --quiet prints only the residency line and the verification verdict. Progress goes\n"
+           "  to stderr when it is a terminal (--progress: always, --no-progress: never).\n"
            "  Exit 0: OUT is GPU-clean and verified; 1: findings remain or verification failed\n"
            "  (OUT is written anyway); 2: bad usage or input.\n");
     return 0;
@@ -52,7 +56,8 @@ static bool is_flag(const char *a, const char *flag) {
 
 int gc_cli_fix(int argc, char **argv) {
     const char *path = NULL, *out = NULL;
-    bool json = false, verify = true;
+    bool json = false, verify = true, quiet = false;
+    int progress = GC_PROGRESS_AUTO;
     uint64_t seed = 1;
     gc_fix_opts o = gc_fix_opts_default();
     for (int i = 1; i < argc; i++) {
@@ -61,6 +66,9 @@ int gc_cli_fix(int argc, char **argv) {
         if (!strcmp(a, "--list")) return list_passes();
         if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--no-verify")) verify = false;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
+        else if (!strcmp(a, "--progress")) progress = GC_PROGRESS_ON;
+        else if (!strcmp(a, "--no-progress")) progress = GC_PROGRESS_OFF;
         else if (!strcmp(a, "-o") || is_flag(a, "--out")) {
             out = !strcmp(a, "-o") ? (i + 1 < argc ? argv[++i] : NULL) : value(argc, argv, &i, "--out");
             if (!out) return gc_cli_usage_error("fix", "-o needs a file name");
@@ -103,12 +111,20 @@ int gc_cli_fix(int argc, char **argv) {
 
     char err[512];
     if (gc_check_output_path(out, err, sizeof err) != GC_OK) { gc_cli_err("%s", err); return 2; }
+    gc_cli_progress pg;
+    gc_cli_progress_init(&pg, "fix", quiet && progress == GC_PROGRESS_AUTO ? GC_PROGRESS_OFF : progress);
     gc_model *orig = gc_model_read_file(path, err, sizeof err);
     if (!orig) { gc_cli_err("%s: %s", path, err); return 2; }
     gc_model *m = gc_model_read_file(path, err, sizeof err);
     if (!m) { gc_cli_err("%s: %s", path, err); gc_model_free(orig); return 2; }
+    gc_cli_progress_step(&pg, "rewriting %s (target %s)", path, gc_target_name(o.target));
     gc_fix_result *r = gc_fix_apply(m, &o, err, sizeof err);
-    if (!r) { gc_cli_err("%s: %s", path, err); gc_model_free(m); gc_model_free(orig); return 2; }
+    if (!r) {
+        gc_cli_progress_done(&pg);
+        gc_cli_err("%s: %s", path, err);
+        gc_model_free(m); gc_model_free(orig);
+        return 2;
+    }
     int rc = 0;
     bool written = false;
     if (gc_model_validate(m, err, sizeof err) != GC_OK) {
@@ -126,12 +142,15 @@ int gc_cli_fix(int argc, char **argv) {
         gc_model *fixed = gc_model_read_file(out, err, sizeof err);
         if (!fixed) { gc_cli_err("%s: cannot re-read the written model: %s", out, err); rc = 1; }
         else {
+            gc_cli_progress_step(&pg, "%d rewrite(s); verifying %s against %s on the reference interpreter (fp32)",
+                                 r->n_changes, out, path);
             gc_fix_verify(orig, fixed, r->exactness, r->rtol, r->atol, seed, &v);
             have_v = true;
             verified = v.pass;
             gc_model_free(fixed);
         }
     } else if (written && verify) verified = true;   /* nothing rewritten: OUT is MODEL re-serialized */
+    gc_cli_progress_done(&pg);
 
     gc_str s = {0};
     if (json) gc_fix_json(r, m, path, written ? out : NULL, have_v ? &v : NULL, written, &s);
@@ -141,7 +160,12 @@ int gc_cli_fix(int argc, char **argv) {
         else if (written && verify) gc_str_puts(&s, "verify: nothing was rewritten\n");
         else if (written) gc_str_puts(&s, "verify: skipped (--no-verify)\n");
     }
-    if (s.s) { if (json) fwrite(s.s, 1, s.n, stdout); else gc_cli_write_text(stdout, s.s, s.n); }
+    if (s.s && quiet && !json) {
+        /* the residency line of the report, then the verdict of the verification */
+        static const char *const keep[] = { "GPU residency: ", "verified: ", "FAILED: ", "  FAILED: ",
+                                            "  not verified: ", "verify: ", NULL };
+        gc_cli_write_lines(stdout, s.s, s.n, keep);
+    } else if (s.s) { if (json) fwrite(s.s, 1, s.n, stdout); else gc_cli_write_text(stdout, s.s, s.n); }
     if (s.oom) { gc_cli_err("%s: out of memory rendering the report", path); rc = 2; }
     gc_str_free(&s);
     if (rc == 0) {

@@ -45,6 +45,7 @@ static const char *HELP =
 "                               <mode>/output_<k>.npy, inputs/); default: a temporary\n"
 "                               folder, removed afterwards\n"
 "  --json                       print one JSON document (schema 1) instead of text\n"
+"  --quiet                      print only the residency line(s) and the verdict\n"
 "  --timeout SECONDS            per compile+run mode (default 120)\n"
 "  --runs N                     timed runs after the first (default 3)\n"
 "  --no-gpu-ok                  exit 0 for \"no GPU adapter: CPU only\" when the CPU ran clean\n"
@@ -157,7 +158,7 @@ int gc_cli_litert(int argc, char **argv) {
     o.input_kind = GC_LRT_IN_PATTERN;
     o.runs = -1;
     const char *out = NULL;
-    bool json = false, no_gpu_ok = false;
+    bool json = false, no_gpu_ok = false, quiet = false;
     gc_lrt_input *inputs = calloc((size_t)argc + 1, sizeof *inputs);
     if (!inputs) return gc_cli_usage_error("litert", "out of memory");
     int rc = 2;
@@ -212,6 +213,7 @@ int gc_cli_litert(int argc, char **argv) {
             gc_npy_free(&probe);
         } else if (!strcmp(a, "--out")) { NEED(); out = v; }
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--no-gpu-ok")) no_gpu_ok = true;
         else if (!strcmp(a, "--timeout")) {
             NEED();
@@ -270,7 +272,9 @@ int gc_cli_litert(int argc, char **argv) {
             gc_lrt_report_text(&rep, &text);
             if (out) gc_str_printf(&text, "outputs: %s\n", out);
         }
-        if (text.s) { if (json) fputs(text.s, stdout); else gc_cli_write_text(stdout, text.s, text.n); }
+        static const char *const keep[] = { "residency (", "verdict: ", NULL };
+        if (text.s && quiet && !json) gc_cli_write_lines(stdout, text.s, text.n, keep);
+        else if (text.s) { if (json) fputs(text.s, stdout); else gc_cli_write_text(stdout, text.s, text.n); }
         gc_str_free(&text);
         gc_lrt_report_free(&rep);
     }

@@ -1,5 +1,5 @@
 /* verify.c — `gpuclean verify MODEL --ref DIR [--precision fp32|fp16|fp16-acc|both]
- *             [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json]`
+ *             [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json] [--quiet]`
  *
  * Parity of a converted model against its source model: DIR holds what the source
  * model (PyTorch) was fed and what it returned, as a recipe's dump_*_ref.py writes it:
@@ -32,7 +32,7 @@
 
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean verify MODEL --ref DIR [--precision fp32|fp16|fp16-acc|both]\n"
-               "                       [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json]\n"
+               "                       [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json] [--quiet]\n"
                "  Runs MODEL on the reference interpreter on DIR/input_<k>.npy (what the source\n"
                "  model was fed) and compares each output with DIR/output_<k>.npy (what it\n"
                "  returned). Pass: corr >= --min-corr (default 0.9999); with --rtol/--atol every\n"
@@ -41,6 +41,7 @@ static int usage(FILE *f) {
                "  (--rtol/--atol; default atol 1e-5 + rtol 1e-3 at fp32, 1e-3 + 1e-2 at fp16).\n"
                "  NaN/Inf mismatches always fail.\n"
                "  --precision both (default fp32) also runs the GPU's fp16 storage precision.\n"
+               "  --quiet prints only the verdict line (\"MODEL: PASS against DIR\").\n"
                "  Exit 0 pass, 1 parity failed (or an op the interpreter cannot run), 2 bad usage\n"
                "  or input (malformed model, missing or unreadable reference).\n");
     return f == stdout ? 0 : 2;
@@ -158,12 +159,13 @@ static int load_set(const char *dir, const char *stem, gc_npy *arr, int *n) {
 int gc_cli_verify(int argc, char **argv) {
     const char *path = NULL, *ref = NULL, *prec = "fp32";
     crit c = { .min_corr = 0.9999, .rtol = 0, .atol = 0 };
-    bool json = false;
+    bool json = false, quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--argmax")) c.argmax = true;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--ref") && val) { ref = val; i++; }
         else if (!strcmp(a, "--precision") && val) { prec = val; i++; }
         else if ((!strcmp(a, "--min-corr") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) && val) {
@@ -203,7 +205,11 @@ int gc_cli_verify(int argc, char **argv) {
         }
         if (json) gc_str_printf(&o, "],\"pass\":%s}\n", rc == 0 ? "true" : "false");
         else if (rc != 2) gc_str_printf(&o, "%s: %s against %s\n", path, rc == 0 ? "PASS" : "FAIL", ref);
-        if (rc != 2 && o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
+        if (rc != 2 && o.s && quiet && !json) {      /* only the verdict: the last line */
+            size_t k = o.n > 0 ? o.n - 1 : 0;
+            while (k > 0 && o.s[k - 1] != '\n') k--;
+            gc_cli_write_text(stdout, o.s + k, o.n - k);
+        } else if (rc != 2 && o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
         gc_str_free(&o);
     }
     for (int k = 0; k < n_in; k++) gc_npy_free(&ins[k]);

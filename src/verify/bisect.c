@@ -26,7 +26,16 @@ typedef struct {
     /* side B */
     gc_bisect_result *r; int32_t cap_nodes;
     double **rel;               /* [sg][tensor] → rel of side B's output (NAN = none) */
+    /* progress */
+    const gc_bisect_opts *o;
+    const char *side;
+    int32_t entry, total;
 } ctx;
+
+static void tick(ctx *c, int32_t op, const gc_tview *outs, int n_outs) {
+    if (!c->o || !c->o->progress || n_outs < 1 || outs[0].subgraph != c->entry) return;
+    c->o->progress(c->side, op + 1, c->total, c->o->progress_user);
+}
 
 static size_t view_numel(const gc_tview *v) {
     size_t n = 1;
@@ -50,6 +59,7 @@ static int record_a(int32_t op, const gc_tview *outs, int n_outs, void *user) {
         memcpy(r->data, v->data, r->n * sizeof(float));
         c->index[v->subgraph][v->tensor] = ++c->n;
     }
+    tick(c, op, outs, n_outs);
     return 0;
 }
 
@@ -99,7 +109,6 @@ static void add_node(ctx *c, const rec *a, const float *b) {
 
 static int compare_b(int32_t op, const gc_tview *outs, int n_outs, void *user) {
     ctx *c = user;
-    (void)op;
     for (int k = 0; k < n_outs; k++) {
         const gc_tview *v = &outs[k];
         if (v->dtype != GC_T_FLOAT32 || v->subgraph < 0 || v->subgraph >= c->m->n_subgraphs) continue;
@@ -110,17 +119,20 @@ static int compare_b(int32_t op, const gc_tview *outs, int n_outs, void *user) {
         if (a->n != view_numel(v)) continue;
         add_node(c, a, v->data);
     }
+    tick(c, op, outs, n_outs);
     return c->oom;
 }
 
 static gc_status run_side(const gc_model *m, const gc_bisect_opts *o, gc_precision p,
-                          gc_on_node_fn fn, void *user, char *err, size_t errlen) {
+                          gc_on_node_fn fn, ctx *user, char *err, size_t errlen) {
     gc_interp_opts io = { .precision = p, .qmode = o->qmode, .signature = GC_SIG_AUTO,
                           .on_node = fn, .user = user };
     gc_interp *it = gc_interp_new(m, &io, err, errlen);
     if (!it) return GC_ERR_FORMAT;                /* no entry, a tensor of rank > 6, ... */
     gc_status s = gc_interp_prepare(it);
     if (s != GC_OK) { gc_errf(err, errlen, "%s", gc_interp_errmsg(it)); gc_interp_free(it); return s; }
+    user->entry = gc_interp_entry_subgraph(it);
+    user->total = user->entry >= 0 && user->entry < m->n_subgraphs ? m->subgraphs[user->entry].n_ops : 0;
     for (int k = 0; k < gc_interp_n_inputs(it); k++) {
         gc_tview v = gc_interp_input(it, k);
         s = o->fill(&v, k, o->fill_user);
@@ -138,7 +150,7 @@ gc_status gc_bisect(const gc_model *m, const gc_bisect_opts *o, gc_bisect_result
     memset(r, 0, sizeof *r);
     r->first = -1; r->tol = o->tol > 0 ? o->tol : 1e-2;
     ctx c; memset(&c, 0, sizeof c);
-    c.m = m; c.r = r;
+    c.m = m; c.r = r; c.o = o; c.side = "A";
     c.index = calloc((size_t)m->n_subgraphs + 1, sizeof *c.index);
     c.rel = calloc((size_t)m->n_subgraphs + 1, sizeof *c.rel);
     gc_status s = GC_OK;
@@ -161,6 +173,7 @@ gc_status gc_bisect(const gc_model *m, const gc_bisect_opts *o, gc_bisect_result
         int found = 0;
         for (int32_t i = 0; i < c.n && !c.oom; i++) {
             rec *a = &c.recs[i];
+            if (o->progress) o->progress("ref", i + 1, c.n, o->progress_user);
             char path[1024]; gc_npy f; char e2[512];
             snprintf(path, sizeof path, "%s/tensors/s%d_t%d.npy", o->ref_dir, a->sg, a->tensor);
             struct stat st;
@@ -206,6 +219,7 @@ gc_status gc_bisect(const gc_model *m, const gc_bisect_opts *o, gc_bisect_result
                       s = GC_ERR_USAGE; goto out; }
     } else {
         snprintf(r->b_desc, sizeof r->b_desc, "interpreter %s", gc_precision_name(o->b));
+        c.side = "B";
         s = run_side(m, o, o->b, compare_b, &c, err, errlen);
         if (s != GC_OK) goto out;
     }

@@ -54,6 +54,10 @@ typedef struct {
     /* inputs: fill(view, k) for each entry input */
     gc_status (*fill)(const gc_tview *v, int k, void *user);
     void *fill_user;
+    /* progress (may be NULL): side "A"/"B"/"ref", the entry op just run (1-based; for the
+     * reference files: the tensor read) out of total */
+    void (*progress)(const char *side, int32_t done, int32_t total, void *user);
+    void *progress_user;
 } gc_bisect_opts;
 
 gc_status gc_bisect(const gc_model *m, const gc_bisect_opts *o, gc_bisect_result *r,
