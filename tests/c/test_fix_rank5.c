@@ -534,3 +534,37 @@ GC_TEST(fix_const_fold_max_const_bytes) {
     run_free(&r);
     gc_model_free(m);
 }
+
+GC_TEST(fix_rank5_hoist_softmax_and_flat_fc) {
+    /* SOFTMAX over the last axis of a rank-5 view, then back; and a FULLY_CONNECTED
+     * without keep_num_dims reading a rank-5 tensor (its output is already [rows, units]) */
+    mb b = mb_new();
+    float w[12];
+    for (int i = 0; i < 12; i++) w[i] = 0.1f * (float)(i % 5) - 0.2f;
+    int32_t x = T(&b, "x", GC_T_FLOAT32, 3, V(2, 6, 4));
+    int32_t r5 = reshape(&b, x, "r5", 5, V(2, 2, 3, 1, 4));
+    int32_t s5 = T(&b, "sm5", GC_T_FLOAT32, 5, V(2, 2, 3, 1, 4));
+    OP(&b, GC_OP_SOFTMAX, 1, 1, V(r5), 1, V(s5));
+    gc_opt_set_float(b.m, OPT(&b, b.m->subgraphs[0].n_ops - 1), GC_O_SoftmaxOptions_beta, 1.0);
+    int32_t y = reshape(&b, s5, "y", 3, V(2, 6, 4));
+    int32_t z = T(&b, "z", GC_T_FLOAT32, 3, V(3, 2, 8));
+    int32_t q5 = reshape(&b, z, "q5", 5, V(3, 2, 1, 2, 4));
+    int32_t tw = C(&b, "w", GC_T_FLOAT32, 2, V(3, 4), w, sizeof w);
+    int32_t f = T(&b, "flat", GC_T_FLOAT32, 2, V(12, 3));
+    OP(&b, GC_OP_FULLY_CONNECTED, 1, 3, V(q5, tw, -1), 1, V(f));
+    IO(&b, 2, V(x, z), 2, V(y, f));
+    (void)f;
+    run r;
+    fix_run(b.m, NULL, &r);
+    CHECK_EQ_INT(sites(r.r, "rank5_hoist"), 2);
+    CHECK_EQ_INT(r.refused_after, 0);
+    CHECK(max_rank_used(b.m) <= 4);
+    const gc_op *fc = first_op(b.m, GC_OP_FULLY_CONNECTED);
+    /* (tensor indices move when the driver prunes: compare names) */
+    CHECK(fc && !strcmp(b.m->subgraphs[0].tensors[fc->outputs[0]].name, "flat") && rank_of(&b, fc->inputs[0]) <= 4);
+    const gc_op *sm = first_op(b.m, GC_OP_SOFTMAX);
+    CHECK(sm && sm->inputs[0] == x);
+    if (r.refused_after) dump(r.r);
+    run_free(&r);
+    gc_model_free(b.m);
+}
