@@ -109,12 +109,36 @@ zoo:
 bench: all
 	./bench/run.sh
 
+# install: PREFIX/bin/gpuclean, PREFIX/lib/libgpuclean.{a,so}, PREFIX/lib/pkgconfig/gpuclean.pc,
+# PREFIX/include/gpuclean/ (gpuclean.h and the library's headers; their "dir/x.h" includes
+# rewritten relative to each header, so -IPREFIX/include and -IPREFIX/include/gpuclean
+# both work), and the LiteRT runtime that `gpuclean litert` runs, in PREFIX/share/gpuclean
+# (runtime/litert and build/litert-wheel/lib, where the installed binary looks; or set
+# GPUCLEAN_HOME). DESTDIR is honoured.
+GC_VERSION := $(shell sed -n 's/^\#define GPUCLEAN_VERSION "\(.*\)"/\1/p' src/cli/main.c)
+HDR_DIRS := api check common fix interp model report runtime verify
 install: all
-	install -d $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/include/gpuclean
-	install -m 755 $(BUILD)/gpuclean $(PREFIX)/bin/
-	install -m 644 $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so $(PREFIX)/lib/
-	cd src && find . -name '*.h' -exec install -D -m 644 {} $(PREFIX)/include/gpuclean/{} \;
-	install -m 644 include/gpuclean.h $(PREFIX)/include/gpuclean/
+	@d=$(DESTDIR)$(PREFIX); set -e; \
+	install -d $$d/bin $$d/lib/pkgconfig $$d/include/gpuclean $$d/share/gpuclean; \
+	install -m 755 $(BUILD)/gpuclean $$d/bin/; \
+	install -m 644 $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so $$d/lib/; \
+	for h in $$(cd src && find $(HDR_DIRS) -name '*.h' | sort) gpuclean.h; do \
+	  if [ $$h = gpuclean.h ]; then src=include/gpuclean.h; up=""; \
+	  else src=src/$$h; up=$$(dirname $$h | sed 's,[^/]*,..,g')/; fi; \
+	  install -d $$d/include/gpuclean/$$(dirname $$h); \
+	  sed -E "s,^(#[ \t]*include[ \t]*)\"(\.\./)*(($$(echo $(HDR_DIRS) | tr ' ' '|'))/[^\"]+)\",\1\"$$up\3\"," $$src \
+	    > $$d/include/gpuclean/$$h; chmod 644 $$d/include/gpuclean/$$h; \
+	done; \
+	sed -e 's,@PREFIX@,$(PREFIX),' -e 's,@VERSION@,$(GC_VERSION),' tools/gpuclean.pc.in > $$d/lib/pkgconfig/gpuclean.pc; \
+	rm -rf $$d/share/gpuclean/runtime/litert $$d/share/gpuclean/build/litert-wheel/lib; \
+	install -d $$d/share/gpuclean/runtime/litert $$d/share/gpuclean/build/litert-wheel/lib; \
+	for f in runner.mjs package.json package-lock.json README.md setup.sh; do \
+	  [ -f runtime/litert/$$f ] && install -m 644 runtime/litert/$$f $$d/share/gpuclean/runtime/litert/; done; \
+	if [ -d runtime/litert/node_modules ]; then cp -R runtime/litert/node_modules $$d/share/gpuclean/runtime/litert/; \
+	else echo "note: runtime/litert/node_modules missing (run tools/setup.sh first): gpuclean litert --runtime js will not run"; fi; \
+	if ls build/litert-wheel/lib/*.so >/dev/null 2>&1; then install -m 644 build/litert-wheel/lib/* $$d/share/gpuclean/build/litert-wheel/lib/; \
+	else echo "note: build/litert-wheel/lib missing (run tools/setup.sh first): gpuclean litert --runtime native will not run"; fi; \
+	echo "installed gpuclean $(GC_VERSION) under $$d"
 
 clean:
 	rm -rf build

@@ -15,9 +15,42 @@
  *
  * The model layer (read, write, edit) is in model/model.h, the GPU checker in
  * check/check.h, the interpreter in interp/interp.h, tensor files and metrics in
- * verify/npy.h and verify/compare.h; this header pulls in what is built. */
+ * verify/npy.h and verify/compare.h, bisection in verify/bisect.h, the graph rewrites
+ * in fix/fix.h; this header pulls them all in. The foreign-function facade (ints,
+ * strings, JSON) is api/api.h, included on its own.
+ *
+ * Installed (make install PREFIX=P): P/include/gpuclean/gpuclean.h and the headers
+ * beside it, found relative to each other, so either of
+ *     #include <gpuclean/gpuclean.h>     cc -IP/include ...
+ *     #include <gpuclean.h>              cc -IP/include/gpuclean ...
+ * compiles; `pkg-config --cflags --libs gpuclean` gives the first (P/lib/pkgconfig).
+ * Link with -lgpuclean -lm -ldl -lpthread. C++ may include it: the declarations have C
+ * linkage. */
 #ifndef GPUCLEAN_H
 #define GPUCLEAN_H
+
+/* the C headers the declarations use, outside the extern "C" block (C++ gives them
+ * their own linkage) */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include "model/model.h"
 #include "report/report.h"
+#include "check/check.h"
+#include "interp/interp.h"
+#include "verify/npy.h"
+#include "verify/compare.h"
+#include "verify/bisect.h"
+#include "fix/fix.h"
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif
