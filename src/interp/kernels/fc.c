@@ -30,6 +30,7 @@
  *   partial sum, then the bias addition.
  */
 #include "interp/interp_impl.h"
+#include "interp/hybrid.h"
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
  * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
@@ -59,9 +60,17 @@ typedef struct fc_data {
     float *qf;                  /* per unit float scale (xnnpack mode) */
     int32_t x_off, y_off, qlo, qhi;
     int acc_slot;
+    /* hybrid: float x, INT8 / INT4 weights (interp/hybrid.h) */
+    bool hybrid;
+    int hq;                     /* GC_HQ_* input quantization */
+    int8_t *w8;                 /* weights [K][N] */
+    int32_t *rowsum;            /* per unit: sum over k of w */
+    float *hs;                  /* per unit weight scale */
+    int q_slot;                 /* scratch: one quantized row of x */
 } fc_data;
 
 static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, struct fc_data *d, int act);
+static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act);
 
 /* Output shape: [rows, units], or x.shape[:-1] + [units] with keep_num_dims, which
  * needs x's last dimension to be the depth (else the output would hold fewer than
@@ -119,6 +128,8 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         d->wt = gc_ctx_alloc(ctx, kn * sizeof(float) + 1);
         if (!d->wt) return GC_ERR_NOMEM;
         d->runtime_w = true;
+    } else if (x->dtype == GC_T_FLOAT32 && gc_hq_is_weight(w)) {
+        GC_TRY(hybrid_prepare(ctx, n, d, act));
     } else if (x->dtype == GC_T_FLOAT32) {
         GC_ENSURE(ctx, w->known || w->dtype == GC_T_FLOAT32, "weights must be constant");
         GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with %s weights (hybrid) is not supported", gc_type_name(w->dtype));
@@ -278,9 +289,91 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
+/* Hybrid weights (INT8 / INT4 with per-tensor or per-unit scales, zero points 0).
+ * fp32: x quantized per row at run time (asymmetric_quantize_inputs: asymmetric, else
+ * symmetric; --int-arith xnnpack: XNNPACK's qd8), integer dot products, rescaled as
+ * interp/hybrid.h says. fp16 / fp16-acc: the GPU dequantizes constant weights, so the
+ * float path runs on w * s rounded to half. */
+static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act) {
+    gc_rt *x = n->in[0], *w = n->in[1], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
+    GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
+    bool pc, eq;
+    GC_TRY(gc_hq_scales(ctx, w, d->N, 0, &d->hs, &pc, &eq));
+    gc_act_range_f(act, &d->lo, &d->hi);
+    const int64_t K = d->K, N = d->N;
+    size_t kn = (size_t)K * (size_t)N;
+    bool fresh;
+    if (ctx->fp16) {
+        d->wt = gc_ctx_derived(ctx, w->data, 23, N, K, kn * sizeof(float), &fresh);
+        if (!d->wt) return GC_ERR_NOMEM;
+        for (int64_t u = 0; u < N && fresh; u++)
+            for (int64_t k = 0; k < K; k++)
+                d->wt[k * N + u] = gc_f16_round((float)gc_hq_wget(w, (size_t)(u * K + k)) * d->hs[u]);
+        return GC_OK;
+    }
+    (void)x;
+    d->hybrid = true;
+    d->hq = ctx->xnn ? GC_HQ_XNNPACK
+          : gc_opt_int(gc_opts(n), GC_O_FullyConnectedOptions_asymmetric_quantize_inputs) ? GC_HQ_ASYMMETRIC
+          : GC_HQ_SYMMETRIC;
+    d->w8 = gc_ctx_derived(ctx, w->data, 22, N, K, kn, &fresh);
+    d->rowsum = gc_ctx_alloc(ctx, (size_t)N * sizeof(int32_t));
+    if (!d->w8 || !d->rowsum) return GC_ERR_NOMEM;
+    for (int64_t u = 0; u < N; u++) {
+        int32_t s = 0;
+        for (int64_t k = 0; k < K; k++) {
+            int8_t v = gc_hq_wget(w, (size_t)(u * K + k));
+            if (fresh) d->w8[k * N + u] = v;
+            s += v;             /* |sum| <= 128 K: K < 2^24 (checked below) keeps it in int32 */
+        }
+        d->rowsum[u] = s;
+    }
+    GC_UNSUP(ctx, K < (1 << 24), "hybrid depth %lld is too large", (long long)K);
+    d->q_slot = gc_ctx_scratch(ctx, n, (size_t)K + 16);
+    return GC_OK;
+}
+
+/* int32 accumulators while K * 255 * 128 fits (as TFLite's), int64 beyond */
+#define HYB_ROW(ACC_T)                                                                       \
+    do {                                                                                     \
+        ACC_T *acc = (ACC_T *)n->scratch[d->acc_slot];                                       \
+        for (int64_t u = 0; u < N; u++) acc[u] = 0;                                          \
+        for (int64_t k = 0; k < K; k++) {                                                    \
+            const ACC_T qv = q[k];                                                           \
+            const int8_t *w = d->w8 + k * N;                                                 \
+            for (int64_t u = 0; u < N; u++) acc[u] += qv * w[u];                             \
+        }                                                                                    \
+        for (int64_t u = 0; u < N; u++) {                                                    \
+            float dv = (float)((int64_t)acc[u] - (int64_t)zp * d->rowsum[u]);                \
+            float bv = bias ? bias[u] : 0.0f, v;                                             \
+            if (d->hq == GC_HQ_XNNPACK) v = fmaf(dv * step, d->hs[u], bv);                  \
+            else v = bv + dv * (step * d->hs[u]);                                            \
+            yr[u] = gc_act_f(v, d->lo, d->hi);                                               \
+        }                                                                                    \
+    } while (0)
+
+GC_CLONES static gc_status hybrid_eval(gc_ctx *ctx, gc_node *n) {
+    fc_data *d = n->data;
+    gc_rt *b = n->n_in > 2 ? n->in[2] : NULL;
+    const int64_t K = d->K, N = d->N;
+    const float *bias = b ? (const float *)b->data : NULL;
+    int8_t *q = (int8_t *)n->scratch[d->q_slot];
+    for (int64_t r = 0; r < d->rows; r++) {
+        const float *xr = (const float *)n->in[0]->data + r * K;
+        float *yr = (float *)n->out[0]->data + r * N;
+        float step; int32_t zp;
+        gc_hq_quantize(d->hq, xr, (size_t)K, q, &step, &zp);
+        if (K <= 65793) HYB_ROW(int32_t);
+        else HYB_ROW(int64_t);
+    }
+    return GC_OK;
+}
+#undef HYB_ROW
+
 GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
     fc_data *d = n->data;
     if (d->blockwise) return blockwise_eval(ctx, n);
+    if (d->hybrid) return hybrid_eval(ctx, n);
     gc_rt *x = n->in[0], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
     const int64_t K = d->K, N = d->N;
     if (x->dtype == GC_T_FLOAT32) {
