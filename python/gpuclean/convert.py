@@ -14,9 +14,11 @@ LiteRT GPU accelerator, with the numbers to prove it.
 3. route what the checker still rejects in the best candidate (and a *measured*
    GPU-precision failure) to PyTorch remedies (router.py -> gpuclean.rewrites.REMEDIES),
    apply them one by one to a copy of the model (the caller's model is never modified);
-   a remedy that raises, or whose rewritten forward raises or changes the output, is
-   rolled back and reported with its reason; a remedy that changed nothing (no module
-   changed, no active function patch hit: both measured) costs no re-conversion;
+   a remedy that raises, or whose rewritten forward raises or changes the output (which
+   also catches an in-place activation whose write was part of the math), is rolled back
+   with everything it rebound and reported with its reason; a remedy that changed
+   nothing (no module changed, no active function patch hit: both measured) is dropped
+   and costs no re-conversion;
 4. re-convert only when the remedies really changed the module, then fix, check and
    verify that candidate too; repeat while untried remedies remain (max_rounds);
 5. write the best candidate seen, never a worse one. Candidates rank by: loads on LiteRT
@@ -402,21 +404,41 @@ def _litert(path, ins, inputs_np, ref, argmax, runtime):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _interp(path, inputs_np, ref, argmax):
-    par, errs = {}, {}
+def _interp_one(path, prec, inputs_np, ref, argmax):
+    """-> (parity list, None) or (None, error text): the reference interpreter at `prec`."""
     from .core import Interpreter, Model
-    for prec in ("fp32", "fp16"):
+    try:
+        with Model(path) as m, Interpreter(m, prec) as it:
+            outs = it(*inputs_np)
+    except (NotImplementedError, GpucleanError, ValueError) as e:
+        return None, str(e)
+    if len(outs) != len(ref):
+        return [{"error": "%d outputs, PyTorch has %d" % (len(outs), len(ref)),
+                 "corr": float("nan"), "max_abs": float("nan")}], None
+    return [parity(a, r, argmax) for a, r in zip(outs, ref)], None
+
+
+def _verify(path, ins, inputs_np, ref, argmax, runtime):
+    """Interpreter fp32, interpreter fp16 (the GPU's precision) and the real LiteRT
+    runtime. -> (parity {backend: [per output]}, LiteRT meta, {backend: error}).
+    (Run one after the other: side by side measured no faster on 2 cores.)"""
+    par, errs, meta = {}, {}, {}
+    for p in ("fp32", "fp16"):
         try:
-            with Model(path) as m, Interpreter(m, prec) as it:
-                outs = it(*inputs_np)
-            if len(outs) != len(ref):
-                par["gpuclean_" + prec] = [{"error": "%d outputs, PyTorch has %d" % (len(outs), len(ref)),
-                                            "corr": float("nan"), "max_abs": float("nan")}]
-            else:
-                par["gpuclean_" + prec] = [parity(a, r, argmax) for a, r in zip(outs, ref)]
-        except (NotImplementedError, GpucleanError, ValueError) as e:
-            errs["gpuclean_" + prec] = str(e)
-    return par, errs
+            ps, err = _interp_one(path, p, inputs_np, ref, argmax)
+        except Exception as e:  # noqa: BLE001 - reported; the candidate stays unverified
+            ps, err = None, _err(e)
+        if ps is not None:
+            par["gpuclean_" + p] = ps
+        if err:
+            errs["gpuclean_" + p] = err
+    if runtime:
+        try:
+            lpar, meta = _litert(path, ins, inputs_np, ref, argmax, runtime)
+            par.update(lpar)
+        except Exception as e:  # noqa: BLE001
+            meta = {"error": _err(e), "loads_cpu": None}
+    return par, meta, errs
 
 
 def _is_gpu_key(k):
@@ -624,6 +646,14 @@ class _HitProbe:
         return counting
 
     def __enter__(self):
+        try:
+            self._enter()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def _enter(self):
         for i, p in enumerate(self.patches):
             saved = getattr(p, "_saved", None)
             if saved is None:
@@ -637,7 +667,6 @@ class _HitProbe:
                 w = self._wrap(i, new, old)
                 self._undo.append(("attr", (owner, attr), raw))
                 setattr(owner, attr, staticmethod(w) if isinstance(raw, staticmethod) else w)
-        return self
 
     def __exit__(self, *exc):
         while self._undo:
@@ -673,9 +702,20 @@ def _apply_remedies(base, rems, sample_inputs, ref, rnd, gstate_model):
     changed, function-patch hits), its rewritten forward run and compared with the
     original, and rolled back when it raises or changes the output. -> (model, active
     patches, records, outputs of the rewritten model)."""
+    active = []
+    try:
+        return _apply_each(base, rems, sample_inputs, ref, rnd, gstate_model, active)
+    except BaseException:
+        for p in reversed(active):
+            with contextlib.suppress(Exception):
+                p.restore()
+        raise
+
+
+def _apply_each(base, rems, sample_inputs, ref, rnd, gstate_model, active):
     import torch
     m2 = copy.deepcopy(base).eval()
-    active, records, outs = [], [], None
+    records, outs = [], None
     for rem in rems:
         rec = {"name": rem.name, "round": rnd, "exactness": getattr(rem, "exactness", None),
                "what": getattr(rem, "doc", None), "count": None, "modules_changed": 0,
@@ -881,16 +921,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         par, meta, errs = {}, {}, {}
         if check:
             with loop.step("verify", "verifying %s (interpreter fp32/fp16, LiteRT)" % name):
-                try:
-                    par, errs = _interp(path, inputs_np, ref, argmax)
-                except Exception as e:  # noqa: BLE001 - reported; the candidate stays unverified
-                    errs["gpuclean_interp"] = _err(e)
-                if runtime:
-                    try:
-                        lpar, meta = _litert(path, ins, inputs_np, ref, argmax, runtime)
-                        par.update(lpar)
-                    except Exception as e:  # noqa: BLE001
-                        meta = {"error": _err(e), "loads_cpu": None}
+                par, meta, errs = _verify(path, ins, inputs_np, ref, argmax, runtime)
             if torch_out is not None and torch_out is not ref:
                 par["torch_rewritten"] = [parity(a, r, argmax) for a, r in zip(torch_out, ref)]
         verdict = _judge(summ, par, meta, min_corr, min_corr_fp16, bool(check))
@@ -966,8 +997,14 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         gstate = _GlobalState(model)
         patches = []
         try:
-            with loop.step("rewrite", "round %d: applying %s" % (rnd, ", ".join(r.name for r in rems))):
-                m2, patches, recs, outs = _apply_remedies(model, rems, sample_inputs, ref, rnd, model)
+            try:
+                with loop.step("rewrite", "round %d: applying %s" % (rnd, ", ".join(r.name for r in rems))):
+                    m2, patches, recs, outs = _apply_remedies(model, rems, sample_inputs, ref, rnd, model)
+            except Exception as e:  # noqa: BLE001 - e.g. the model cannot be deep-copied
+                rd["converted"] = False
+                rd["error"] = "applying the remedies failed: " + _err(e)
+                say("round %d: %s" % (rnd, rd["error"]))
+                continue
             report["remedies"].extend(recs)
             rd["records"] = [r["name"] + ": " + r["status"] for r in recs]
             effective = [r["name"] for r in recs if r["changed"]]
