@@ -152,4 +152,43 @@ void gc_check_json(const gc_check_result *r, const gc_model *m, const char *path
 /* "GPU residency: 71/72 nodes in 1 partition(s)" */
 void gc_check_residency_line(const gc_check_result *r, gc_str *out);
 
+/* ---- the rule catalogue (rules_catalog.c, generated from the checker's sources by
+ * tools/rules_catalog.py; rendered by rules_doc.c) ------------------------------- */
+
+typedef enum { GC_RULE_REJECT = 0, GC_RULE_STATE = 1, GC_RULE_RISK = 2 } gc_rule_kind;
+/* where a rule can fire (bits of gc_rule_info.stages) */
+enum {
+    GC_RULE_ML = 1,          /* ML Drift IsSupported (target mldrift) */
+    GC_RULE_CL = 2,          /* classic IsSupported (target classic) */
+    GC_RULE_CL_INIT = 4,     /* classic parse-time check: fails delegate init */
+    GC_RULE_ML_INIT = 8      /* ML Drift kernel creation: fails delegation */
+};
+typedef struct {
+    const char *id;          /* without the target prefix; "<op>.version" for the version gate */
+    gc_rule_kind kind;       /* a refusal, a driver state (fp16 DEQUANTIZE, partition), a risk note */
+    unsigned stages;         /* GC_RULE_* */
+    int n_ops;               /* builtin codes it can fire on; 0 = any op */
+    const int32_t *ops;
+    int n_wordings;          /* the delegate's wording(s): <n> <s> <x> stand for values */
+    const char *const *wordings;
+    const char *where;       /* "rules_conv.c: gc_ml_conv2d, ..." */
+    const char *fix;         /* risks: the suggested change; NULL otherwise */
+} gc_rule_info;
+extern const gc_rule_info gc_rule_catalog[];
+extern const int gc_rule_catalog_n;
+
+/* by id, with or without "mldrift." / "classic." ("mldrift.conv_2d.version" finds
+ * "<op>.version"); NULL when unknown */
+const gc_rule_info *gc_rule_find(const char *rule);
+/* Which gpuclean fix passes implement a fix id (the CLI links src/fix; the checker does
+ * not): writes "pass, pass" or nothing. May be NULL. */
+typedef void (*gc_rules_pass_fn)(const char *fix_id, gc_str *out);
+/* `gpuclean check --list-rules`: one tab-separated line per rule id:
+ * id, stages, ops, fix id(s), wording(s) */
+void gc_rules_list_text(gc_rules_pass_fn passes, gc_str *out);
+/* docs/rules.md */
+void gc_rules_markdown(gc_rules_pass_fn passes, gc_str *out);
+/* `gpuclean check --explain RULE` */
+void gc_rule_explain(const gc_rule_info *r, gc_rules_pass_fn passes, gc_str *out);
+
 #endif
