@@ -146,6 +146,25 @@ def test_gpu_clean_model_no_reconversion(tmp_path, checker):
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
 
 
+def test_candidate_litert_cannot_load_is_never_written(tmp_path, checker):
+    """fp16_norms on an InstanceNorm2d at a power-of-two size converts (today) to a
+    StableHLO graph: 0 nodes on the GPU, and LiteRT's CPU cannot load it. Forced, it is
+    converted and ranked last; the plain conversion (GPU-clean) is what gets written."""
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.InstanceNorm2d(8, affine=True),
+                        nn.ReLU(), nn.Conv2d(8, 4, 3, padding=1)).eval()
+    xs = (torch.randn(1, 3, 32, 32, generator=torch.Generator().manual_seed(1)),)
+    out = tmp_path / "m.tflite"
+    rep = convert_for_gpu(net, xs, str(out), remedies=["fp16_norms"])
+    text = format_report(rep)
+    cands = {c["name"]: c for c in rep["candidates"]}
+    if "round1" not in cands or cands["round1"]["verdict"]["loads_cpu"] is not False:
+        pytest.skip("SafeInstanceNorm2d now converts to something LiteRT CPU loads:\n" + text)
+    assert rep["chosen"] != "round1" and not rep["chosen"].startswith("round1"), text
+    assert rep["loads_cpu"] is True and rep["ok"], text
+    assert filecmp.cmp(str(out), str(tmp_path / "m.plain.tflite"), shallow=False)
+
+
 class _Offset(nn.Module):
     """a(x) - b(x) with both convolutions riding on a bias of 1000: exact enough at fp32,
     but fp16 storage (steps of 0.5 at 1000) drowns the difference."""
