@@ -17,11 +17,12 @@
  *               s_x = 1; else s_x = r / 127, q = clamp(round_half_away(x * (127 / r)), +-127).
  *   ASYMMETRIC  (TFLite AsymmetricQuantizeFloats): range [min(0, min x), max(0, max x)]
  *               (float; its width in float) onto [-128, 127] in double; zero point from the end with the smaller error,
- *               nudged to an integer; s_x = (float) scale; q = clamp(round_half_away(z + x *
- *               (float)(1 / s_x)), -128, 127). An all-zero range gives q = 0, s_x = 1, z = 0.
+ *               nudged to an integer; s_x = (float) scale; q = clamp(round_half_away(x *
+ *               (float)(1 / s_x)) + z, -128, 127) (LiteRT's vectorised kernels round before
+ *               adding z). An all-zero range gives q = 0, s_x = 1, z = 0.
  *   XNNPACK     (XNNPACK's f32 -> qd8 convert): range [min(0, min x), max(0, max x)], inverse
  *               step 255 / (max - min) in float, zero point from the smaller-error end,
- *               rounded half to even; s_x = 1 / inverse step, q = rint(x * (1 / s_x)) + z.
+ *               rounded half to even; q = rint(x * inverse step) + z, s_x = 1 / inverse step.
  * NaN inputs quantize to the zero point (they are never converted to integers).
  */
 #ifndef GC_INTERP_HYBRID_H

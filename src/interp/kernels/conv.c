@@ -29,13 +29,25 @@
  *   INT16 activations x INT8 weights: int64 accumulator and bias, 64-bit rescale;
  *   out = clamp(MultiplyByQuantizedMultiplier(acc, M_oc) + zp_out, act range),
  *   M_oc = s_x s_w[oc] / s_out (double), TFLite's QuantizeMultiplier.
- * Hybrid (float input, int8 weights) is not supported (an error says so).
+ * Hybrid (float input, constant INT8 / INT4 filter with per-tensor or per-channel scales,
+ *   zero points 0; CONV_2D and DEPTHWISE_CONV_2D; interp/hybrid.h): each batch image is
+ *   quantized at run time (TFLite: CONV_2D with distinct per-channel scales or groups,
+ *   and DEPTHWISE_CONV_2D: asymmetric; CONV_2D with one scale: symmetric; --int-arith
+ *   xnnpack: INT8 CONV_2D as XNNPACK's qd8 (INT4 ones stay TFLite's), per pixel for a 1x1 stride-1 conv which XNNPACK
+ *   runs as a fully connected layer; DEPTHWISE_CONV_2D as TFLite's, which XNNPACK leaves
+ *   to the builtin kernel), acc = sum over the taps inside the image of (q - z_x) w in
+ *   int32, y = acc * (s_x s_w[oc]) + bias (DEPTHWISE_CONV_2D: (acc * s_w[oc]) * s_x + bias;
+ *   XNNPACK: fma(acc * s_x, s_w[oc], bias)), then the clamp: LiteRT's optimized kernels'
+ *   orders (its reference conv kernel rounds (acc s_w) s_x, one ulp apart at times). A single scale is used for every channel (TFLite's depthwise kernel reads
+ *   one scale per channel whatever the file has). fp16 / fp16-acc: the float path on the
+ *   dequantized filter w * s rounded to half (the GPU dequantizes constant weights).
  *
  * fp16: weights and bias are rounded at prepare (as every float constant); output
  * rounded by the core. fp16-acc: every product is rounded, then every partial sum,
  * then the bias addition: acc = r(acc + r(x w)), out = r(acc + b).
  */
 #include "interp/interp_impl.h"
+#include "interp/hybrid.h"
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
  * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
@@ -71,6 +83,13 @@ typedef struct {
     int w_slot;                         /* scratch for per-eval transposition (-1: none) */
     bool check_shape;                   /* TRANSPOSE_CONV: output_shape known only at eval */
     int acc_slot;                       /* scratch for the accumulator row */
+    /* hybrid (float x, INT8 / INT4 filter) */
+    bool hybrid;
+    int hq;                             /* GC_HQ_* */
+    int8_t *w8;                         /* filter as int8, [KH][KW][ICg][OC] ([KH][KW][OC] dw) */
+    float *hs;                          /* per output channel filter scale */
+    int q_slot, qp_slot;                /* scratch: quantized input; per-batch step and zero point */
+    bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
 } conv_data;
 
 /* In 64 bits: kernel, dilation and stride come from the file ((k - 1) * d alone can
@@ -160,6 +179,45 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
     d->x_off = -x->zp; d->y_off = y->zp;
     gc_qrange(y->dtype, &d->qlo, &d->qhi);
     gc_q_act_range(d->act, y->scale, y->zp, d->qlo, d->qhi, &d->qlo, &d->qhi);
+    return GC_OK;
+}
+
+static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, gc_rt *w, gc_rt *b, gc_rt *y, int64_t K) {
+    GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32, "output must be FLOAT32");
+    GC_ENSURE(ctx, !b || b->dtype == GC_T_FLOAT32, "bias must be FLOAT32");
+    bool pc, eq;
+    GC_TRY(gc_hq_scales(ctx, w, d->OC, d->kind == K_DW ? 3 : 0, &d->hs, &pc, &eq));
+    gc_act_range_f(d->act, &d->lo, &d->hi);
+    const size_t kn = (size_t)K * (size_t)d->OC;
+    bool fresh;
+    if (ctx->fp16) {            /* dequantized, rounded to half: the float path */
+        d->wt = gc_ctx_derived(ctx, w->data, 30 + d->kind, d->OC, K, kn * sizeof(float), &fresh);
+        if (!d->wt) return GC_ERR_NOMEM;
+        for (int64_t oc = 0; oc < d->OC && fresh; oc++)
+            for (int64_t k = 0; k < K; k++) {
+                size_t src = d->kind == K_DW ? (size_t)k * d->OC + (size_t)oc : (size_t)oc * K + (size_t)k;
+                d->wt[(size_t)k * d->OC + (size_t)oc] = gc_f16_round((float)gc_hq_wget(w, src) * d->hs[oc]);
+            }
+        return GC_OK;
+    }
+    /* int32 accumulators as TFLite's: K taps of |q - z| <= 255 times |w| <= 128 */
+    GC_UNSUP(ctx, K <= 65793, "hybrid filter of %lld taps per output channel could overflow the int32 accumulator",
+             (long long)K);
+    d->hybrid = true;
+    if (ctx->xnn && d->kind == K_CONV && w->dtype == GC_T_INT8) d->hq = GC_HQ_XNNPACK;
+    else d->hq = (d->kind == K_DW || (pc && !eq) || d->G != 1) ? GC_HQ_ASYMMETRIC : GC_HQ_SYMMETRIC;
+    d->w8 = gc_ctx_derived(ctx, w->data, 12 + d->kind, d->OC, K, kn, &fresh);
+    if (!d->w8) return GC_ERR_NOMEM;
+    for (int64_t oc = 0; oc < d->OC && fresh; oc++)
+        for (int64_t k = 0; k < K; k++) {
+            size_t src = d->kind == K_DW ? (size_t)k * d->OC + (size_t)oc : (size_t)oc * K + (size_t)k;
+            d->w8[(size_t)k * d->OC + (size_t)oc] = gc_hq_wget(w, src);
+        }
+    /* XNNPACK runs a pointwise convolution as a fully connected layer: one quantization
+     * per pixel */
+    d->hq_pixel = d->hq == GC_HQ_XNNPACK && d->KH == 1 && d->KW == 1 && d->sh == 1 && d->sw == 1 && d->G == 1;
+    d->q_slot = gc_ctx_scratch(ctx, n, gc_numel(x) + 16);
+    d->qp_slot = gc_ctx_scratch(ctx, n, (d->hq_pixel ? gc_numel(x) / (uint64_t)d->C : (uint64_t)d->B) * 8 + 16);
     return GC_OK;
 }
 
@@ -275,7 +333,11 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
     }
     if (b) GC_ENSURE(ctx, (int64_t)gc_numel(b) == d->OC, "bias has %llu entries for %d channels",
                      (unsigned long long)gc_numel(b), (int)d->OC);
-    if (x->dtype == GC_T_FLOAT32) {
+    if (x->dtype == GC_T_FLOAT32 && gc_hq_is_weight(w)) {
+        GC_UNSUP(ctx, d->kind != K_TCONV, "TRANSPOSE_CONV with a float input and %s weights (hybrid) is not supported",
+                 gc_type_name(w->dtype));
+        GC_TRY(hybrid_prepare(ctx, n, d, x, w, b, y, K));
+    } else if (x->dtype == GC_T_FLOAT32) {
         GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with %s weights (hybrid) is not supported",
                  gc_type_name(w->dtype));
         GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32, "output must be FLOAT32");
@@ -543,8 +605,96 @@ static void tconv_q(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *acc
             gc_qset(dt, yr->data, p * OC + (size_t)oc, requant(d, acc[p * OC + oc] + bias_at(d, oc), oc));
 }
 
+/* ---- hybrid ----------------------------------------------------------------------------- */
+
+typedef struct {
+    const conv_data *d;
+    const int8_t *q; const float *step; const int32_t *zp;
+    const float *bias; float *y;
+    char *acc; size_t acc_stride;
+} hyb_job;
+
+GC_CLONES static void hybrid_rows(const hyb_job *j, int32_t *acc, int64_t r0, int64_t r1) {
+    const conv_data *d = j->d;
+    const int32_t OC = d->OC, ICg = d->kind == K_CONV ? d->ICg : 1, OCg = d->kind == K_CONV ? d->OC / d->G : 1;
+    for (int64_t r = r0; r < r1; r++) {
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
+        int32_t z = j->zp[b];
+        float st = j->step[b];
+        for (int32_t ox = 0; ox < d->OW; ox++) {
+            if (d->hq_pixel) { z = j->zp[r * d->OW + ox]; st = j->step[r * d->OW + ox]; }
+            for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0;
+            for (int32_t ky = 0; ky < d->KH; ky++) {
+                int32_t iy = oy * d->sh - d->pt + ky * d->dh;
+                if (iy < 0 || iy >= d->H) continue;
+                for (int32_t kx = 0; kx < d->KW; kx++) {
+                    int32_t ix = ox * d->sw - d->pl + kx * d->dw;
+                    if (ix < 0 || ix >= d->W) continue;
+                    const int8_t *xp = j->q + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
+                    if (d->kind == K_DW) {
+                        const int8_t *wk = d->w8 + ((size_t)ky * d->KW + kx) * OC;
+                        if (d->mult == 1) {
+                            for (int32_t c = 0; c < OC; c++) acc[c] += ((int32_t)xp[c] - z) * wk[c];
+                        } else {
+                            for (int32_t c = 0; c < d->C; c++) {
+                                const int32_t xv = (int32_t)xp[c] - z;
+                                for (int32_t m = 0; m < d->mult; m++) acc[c * d->mult + m] += xv * wk[c * d->mult + m];
+                            }
+                        }
+                        continue;
+                    }
+                    const int8_t *wk = d->w8 + ((size_t)ky * d->KW + kx) * ICg * OC;
+                    for (int32_t g = 0; g < d->G; g++)
+                        for (int32_t ic = 0; ic < ICg; ic++) {
+                            const int32_t xv = (int32_t)xp[(size_t)g * ICg + ic] - z;
+                            const int8_t *w = wk + (size_t)ic * OC;
+                            for (int32_t oc = g * OCg; oc < (g + 1) * OCg; oc++) acc[oc] += xv * w[oc];
+                        }
+                }
+            }
+            float *yp = j->y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+            for (int32_t oc = 0; oc < OC; oc++) {
+                float dv = (float)acc[oc], bv = j->bias ? j->bias[oc] : 0.0f, v;
+                if (d->hq == GC_HQ_XNNPACK) v = fmaf(dv * st, d->hs[oc], bv);
+                else if (d->kind == K_DW) v = (dv * d->hs[oc]) * st + bv;
+                else v = dv * (st * d->hs[oc]) + bv;
+                yp[oc] = gc_act_f(v, d->lo, d->hi);
+            }
+        }
+    }
+}
+
+static void hyb_job_run(void *arg, int i, int n) {
+    const hyb_job *j = arg;
+    const int64_t rows = (int64_t)j->d->B * j->d->OH;
+    hybrid_rows(j, (int32_t *)(j->acc + (size_t)i * j->acc_stride), rows * i / n, rows * (i + 1) / n);
+}
+
+static gc_status hybrid_eval(gc_ctx *ctx, gc_node *n) {
+    const conv_data *d = n->data;
+    gc_rt *x = n->in[0], *b = n->n_in > 2 ? n->in[2] : NULL;
+    int8_t *q = (int8_t *)n->scratch[d->q_slot];
+    const size_t per = d->hq_pixel ? (size_t)d->C : (size_t)d->H * d->W * d->C;
+    const size_t nq = d->hq_pixel ? (size_t)d->B * d->H * d->W : (size_t)d->B;
+    float *step = (float *)n->scratch[d->qp_slot];
+    int32_t *zp = (int32_t *)(step + nq);
+    for (size_t i = 0; i < nq; i++)
+        gc_hq_quantize(d->hq, (const float *)x->data + i * per, per, q + i * per, &step[i], &zp[i]);
+    hyb_job j = { d, q, step, zp, b ? (const float *)b->data : NULL, (float *)n->out[0]->data,
+                  (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
+    int64_t rows = (int64_t)d->B * d->OH;
+    double work = (double)rows * d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
+    int nt = ctx->threads;
+    if (nt > rows) nt = (int)rows;
+    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
+    if (nt > ctx->threads) nt = ctx->threads;
+    gc_parallel(nt, hyb_job_run, &j);
+    return GC_OK;
+}
+
 static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
     conv_data *d = n->data;
+    if (d->hybrid) return hybrid_eval(ctx, n);
     gc_rt *x, *w, *b, *y = n->out[0];
     if (d->kind == K_TCONV) {
         x = n->in[2]; w = n->in[1]; b = n->n_in > 3 ? n->in[3] : NULL;

@@ -51,7 +51,13 @@ void gc_hq_quantize(int mode, const float *x, size_t n, int8_t *q, float *step, 
         int32_t nz = z <= qmin ? -128 : z >= qmax ? 127 : (int32_t)round(z);
         *step = (float)scale; *zp = nz;
         const float inv = (float)(1.0 / (double)*step);
-        for (size_t i = 0; i < n; i++) q[i] = q_round_away((float)nz + x[i] * inv, -128, 127, nz);
+        /* LiteRT's kernels round x * inv first, then add the zero point */
+        for (size_t i = 0; i < n; i++) {
+            float v = x[i] * inv;
+            if (v != v) { q[i] = (int8_t)nz; continue; }
+            float r = roundf(v) + (float)nz;         /* exact: |r| < 2^24 or clamped below */
+            q[i] = (int8_t)(r < -128.0f ? -128 : r > 127.0f ? 127 : (int)r);
+        }
         return;
     }
     /* XNNPACK qd8 */
@@ -62,10 +68,9 @@ void gc_hq_quantize(int mode, const float *x, size_t n, int8_t *q, float *step, 
     z = z < -128.0f ? -128.0f : z > 127.0f ? 127.0f : z;
     if (z != z) z = 0.0f;
     int32_t iz = (int32_t)rintf(z);
-    /* XNNPACK keeps the step 1 / scale and converts with 1 / step */
-    const float step_ = 1.0f / scale, fwd = 1.0f / step_;
+    const float step_ = 1.0f / scale;
     for (size_t i = 0; i < n; i++) {
-        float v = rintf(x[i] * fwd) + (float)iz;
+        float v = rintf(x[i] * scale) + (float)iz;
         q[i] = (int8_t)(v != v ? iz : v < -128.0f ? -128 : v > 127.0f ? 127 : (int)v);
     }
     *step = step_;
