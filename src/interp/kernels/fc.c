@@ -433,7 +433,114 @@ typedef struct {
     bool adj_x, adj_y;
     int32_t qm; int qs; int32_t a_off, b_off, y_off, qlo, qhi;
     int bt_slot, acc_slot;
+    /* hybrid: float a, constant INT8 / INT4 b */
+    bool hybrid;
+    int hq;
+    int8_t *b8;                 /* every matrix of b as [K][N] */
+    int32_t *rowsum;            /* per matrix of b and column n: sum over k */
+    float *hs;                  /* per column scale */
+    int q_slot, row_slot;
+    const float *bf;            /* fp16 modes: b dequantized (the float path reads it) */
 } bmm_data;
+
+/* Hybrid BATCH_MATMUL (TFLite batch_matmul.cc EvalHybrid): each row of a (K values, after
+ * adj_x) is quantized (asymmetric_quantize_inputs: asymmetric, else symmetric; --int-arith
+ * xnnpack: XNNPACK's qd8), out = (float)acc * (s_x s_b[n]) (XNNPACK: (acc s_x) s_b[n]).
+ * b's scales: one, or one per output column (quantized along b's N dimension).
+ * fp16 / fp16-acc: the float path on b dequantized and rounded to half. */
+static gc_status bmm_hybrid_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
+    gc_rt *b = n->in[1], *y = n->out[0];
+    GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32, "output must be FLOAT32");
+    GC_ENSURE(ctx, b->known, "hybrid BATCH_MATMUL needs a constant right-hand side");
+    bool pc, eq;
+    GC_TRY(gc_hq_scales(ctx, b, d->N, d->adj_y ? b->rank - 2 : b->rank - 1, &d->hs, &pc, &eq));
+    const int64_t K = d->K, N = d->N;
+    GC_ENSURE(ctx, K > 0 && N > 0 && gc_numel(b) % (uint64_t)(K * N) == 0, "right-hand side of %llu elements is not "
+              "a set of [%lld, %lld] matrices", (unsigned long long)gc_numel(b), (long long)K, (long long)N);
+    GC_UNSUP(ctx, K < (1 << 24), "hybrid depth %lld is too large", (long long)K);
+    const int64_t nm = (int64_t)(gc_numel(b) / (uint64_t)(K * N));
+    size_t total = (size_t)nm * (size_t)K * (size_t)N;
+    if (ctx->fp16) {            /* dequantize into a FLOAT32 copy of b the float path reads */
+        float *f = gc_ctx_alloc(ctx, total * sizeof(float));
+        if (!f) return GC_ERR_NOMEM;
+        for (size_t i = 0; i < total; i++) {
+            size_t col = d->adj_y ? (i / (size_t)K) % (size_t)N : i % (size_t)N;
+            f[i] = gc_f16_round((float)gc_hq_wget(b, i) * d->hs[col]);
+        }
+        d->bf = f;
+        return GC_OK;
+    }
+    d->hybrid = true;
+    d->hq = ctx->xnn ? GC_HQ_XNNPACK
+          : gc_opt_int(gc_opts(n), GC_O_BatchMatMulOptions_asymmetric_quantize_inputs) ? GC_HQ_ASYMMETRIC
+          : GC_HQ_SYMMETRIC;
+    d->b8 = gc_ctx_alloc(ctx, total);
+    d->rowsum = gc_ctx_alloc(ctx, (size_t)nm * (size_t)N * sizeof(int32_t));
+    if (!d->b8 || !d->rowsum) return GC_ERR_NOMEM;
+    for (int64_t m = 0; m < nm; m++)
+        for (int64_t k = 0; k < K; k++)
+            for (int64_t j = 0; j < N; j++) {
+                size_t src = (size_t)(m * K * N) + (size_t)(d->adj_y ? j * K + k : k * N + j);
+                int8_t v = gc_hq_wget(b, src);
+                d->b8[(size_t)(m * K * N + k * N + j)] = v;
+                d->rowsum[m * N + j] += v;
+            }
+    d->q_slot = gc_ctx_scratch(ctx, n, (size_t)K + 16);
+    d->row_slot = gc_ctx_scratch(ctx, n, (size_t)K * sizeof(float) + 16);
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)N * 8 + 8);
+    return GC_OK;
+}
+
+GC_CLONES static gc_status bmm_hybrid_eval(gc_ctx *ctx, gc_node *n) {
+    bmm_data *d = n->data;
+    gc_rt *a = n->in[0], *y = n->out[0];
+    const int64_t M = d->M, K = d->K, N = d->N;
+    int8_t *q = (int8_t *)n->scratch[d->q_slot];
+    float *row = (float *)n->scratch[d->row_slot];
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    const int br = d->rank - 2;
+    for (int64_t bi = 0; bi < d->nbatch; bi++) {
+        int64_t oa = 0, ob = 0;
+        for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
+        const float *as = (const float *)a->data + oa * M * K;
+        const int8_t *bm = d->b8 + ob * K * N;
+        const int32_t *rs = d->rowsum + ob * N;
+        for (int64_t i = 0; i < M; i++) {
+            const float *xr = as + i * K;
+            if (d->adj_x) { for (int64_t k = 0; k < K; k++) row[k] = as[k * M + i]; xr = row; }
+            float step; int32_t zp;
+            gc_hq_quantize(d->hq, xr, (size_t)K, q, &step, &zp);
+            float *yr = (float *)y->data + (bi * M + i) * N;
+            if (K <= 65793) {
+                int32_t *acc = (int32_t *)n->scratch[d->acc_slot];
+                for (int64_t j = 0; j < N; j++) acc[j] = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    const int32_t qv = q[k];
+                    const int8_t *w = bm + k * N;
+                    for (int64_t j = 0; j < N; j++) acc[j] += qv * w[j];
+                }
+                for (int64_t j = 0; j < N; j++) {
+                    float dv = (float)((int64_t)acc[j] - (int64_t)zp * rs[j]);
+                    yr[j] = d->hq == GC_HQ_XNNPACK ? (dv * step) * d->hs[j] : 0.0f + (step * d->hs[j]) * dv;
+                }
+            } else {
+                int64_t *acc = (int64_t *)n->scratch[d->acc_slot];
+                for (int64_t j = 0; j < N; j++) acc[j] = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    const int64_t qv = q[k];
+                    const int8_t *w = bm + k * N;
+                    for (int64_t j = 0; j < N; j++) acc[j] += qv * w[j];
+                }
+                for (int64_t j = 0; j < N; j++) {
+                    float dv = (float)(acc[j] - (int64_t)zp * rs[j]);
+                    yr[j] = d->hq == GC_HQ_XNNPACK ? (dv * step) * d->hs[j] : 0.0f + (step * d->hs[j]) * dv;
+                }
+            }
+        }
+        for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
+    }
+    return GC_OK;
+}
 
 static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_opt_expect(ctx, n, GC_BO_BatchMatMulOptions));
@@ -461,7 +568,10 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
     for (int i = 0; i < r; i++) { d->bshape[i] = shp[i]; d->nbatch *= shp[i]; }
     d->rank = r + 2;
     shp[r] = (int32_t)d->M; shp[r + 1] = (int32_t)d->N;
-    if (a->dtype == GC_T_FLOAT32) {
+    if (a->dtype == GC_T_FLOAT32 && gc_hq_is_weight(b)) {
+        GC_TRY(bmm_hybrid_prepare(ctx, n, d));
+        if (d->hybrid) { n->data = d; return gc_set_shape(ctx, y, d->rank, shp); }
+    } else if (a->dtype == GC_T_FLOAT32) {
         GC_ENSURE(ctx, b->dtype == GC_T_FLOAT32 && y->dtype == GC_T_FLOAT32, "mixed types");
     } else {
         GC_UNSUP(ctx, a->dtype == GC_T_INT8 && b->dtype == GC_T_INT8 && y->dtype == GC_T_INT8,
@@ -479,6 +589,7 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
 
 GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     bmm_data *d = n->data;
+    if (d->hybrid) return bmm_hybrid_eval(ctx, n);
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
     int32_t idx[GC_MAX_RANK] = { 0 };
@@ -489,7 +600,7 @@ GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
         for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
         /* b as [K][N] in scratch (float or int32 with the zero point removed) */
         if (fl) {
-            const float *bs = (const float *)b->data + ob * K * N;
+            const float *bs = (d->bf ? d->bf : (const float *)b->data) + ob * K * N;
             float *bt = (float *)n->scratch[d->bt_slot];
             for (int64_t k = 0; k < K; k++)
                 for (int64_t j = 0; j < N; j++) bt[k * N + j] = d->adj_y ? bs[j * K + k] : bs[k * N + j];
