@@ -111,6 +111,9 @@ int32_t fx_add_transpose(gc_fix_ctx *c, int32_t at, int32_t x, int32_t y, const 
                          const int32_t *perm);
 int32_t fx_add_strided_slice(gc_fix_ctx *c, int32_t at, int32_t x, int32_t y, const char *base, int rank,
                              const int32_t *begin, const int32_t *end, const int32_t *strides);
+/* SLICE x[begin : begin + size] (every axis given) writing y. */
+int32_t fx_add_slice(gc_fix_ctx *c, int32_t at, int32_t x, int32_t y, const char *base, int rank,
+                     const int32_t *begin, const int32_t *size);
 /* Turn an existing tensor (a site output) into a constant holding a copy of data. */
 bool fx_make_const(gc_fix_ctx *c, int32_t t, const void *data, uint64_t nbytes);
 /* Selecting rows of a tensor by constant indices without GATHER: the indices are cut
@@ -135,7 +138,8 @@ void fx_remove_op(gc_fix_ctx *c, int32_t op);
  * the producers of its non-constant inputs (the chain that only fed it). */
 void fx_remove_dead(gc_fix_ctx *c, int32_t t);
 
-/* Op versions for the ops passes emit, from the element type and rank. */
+/* Op versions for the ops passes emit, from the element type and input rank: what
+ * TFLite's op_version.cc stamps for the plain forms (no masks, no fused activation). */
 int32_t fx_version_for(int32_t code, int type, int rank);
 
 /* "[1,2,3]" */

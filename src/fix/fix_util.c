@@ -248,6 +248,15 @@ int32_t fx_add_strided_slice(gc_fix_ctx *c, int32_t at, int32_t x, int32_t y, co
                      4, in, 1, &y);
 }
 
+int32_t fx_add_slice(gc_fix_ctx *c, int32_t at, int32_t x, int32_t y, const char *base, int rank,
+                     const int32_t *begin, const int32_t *size) {
+    int32_t b = fx_const_i32(c, base, "begin", rank, begin);
+    int32_t s = fx_const_i32(c, base, "size", rank, size);
+    if (b < 0 || s < 0) return -1;
+    int32_t in[3] = { x, b, s };
+    return fx_add_op(c, at, GC_OP_SLICE, fx_version_for(GC_OP_SLICE, fx_t(c, x)->type, rank), 3, in, 1, &y);
+}
+
 /* length of the run starting at i (step rows[i+1] - rows[i] > 0, kept while equal) */
 static int64_t run_len(const int32_t *rows, int64_t n, int64_t i) {
     if (i + 1 >= n || rows[i + 1] <= rows[i]) return 1;
@@ -286,12 +295,18 @@ int32_t fx_add_row_select(gc_fix_ctx *c, int32_t at, int32_t src, int32_t dst, i
             part = fx_new_tensor(c, y.name, what, x.type, x.rank, shape, x.quant);
             if (part < 0) return -1;
         }
-        if (fx_add_strided_slice(c, at++, src, part, fx_t(c, part)->name, x.rank, begin, end, strides) < 0) return -1;
+        /* a bool STRIDED_SLICE needs version 3, which the GPU delegates refuse; a SLICE of
+         * bool is version 1 (op_version.cc): runs with step 1 of bool rows are SLICEs */
+        if (x.type == GC_T_BOOL && step == 1) {
+            if (fx_add_slice(c, at++, src, part, fx_t(c, part)->name, x.rank, begin, shape) < 0) return -1;
+        } else if (fx_add_strided_slice(c, at++, src, part, fx_t(c, part)->name, x.rank, begin, end, strides) < 0)
+            return -1;
         parts[np++] = part;
         i += len;
     }
     if (runs > 1) {
-        int32_t k = fx_add_op(c, at++, GC_OP_CONCATENATION, x.type == GC_T_INT8 ? 2 : 1, np, parts, 1, &dst);
+        int32_t k = fx_add_op(c, at++, GC_OP_CONCATENATION, fx_version_for(GC_OP_CONCATENATION, x.type, x.rank), np,
+                              parts, 1, &dst);
         if (k < 0) return -1;
         gc_opt_set_int(c->m, &fx_op(c, k)->opt, GC_O_ConcatenationOptions_axis, axis);
     }
@@ -330,32 +345,73 @@ void fx_remove_dead(gc_fix_ctx *c, int32_t t) {
     }
 }
 
+/* The versions TFLite's converter stamps (tensorflow/lite/tools/versioning/op_version.cc,
+ * GetBuiltinOperatorVersion) for the plain forms passes emit: no masks, offset, batch
+ * dims or fused activations, so only the element type and the input rank count. The
+ * checks run in op_version.cc's order (the first that matches wins). */
 int32_t fx_version_for(int32_t code, int type, int rank) {
     switch (code) {
     case GC_OP_TRANSPOSE:
+        if (rank > 5) return 6;
+        if (type == GC_T_INT16) return 5;
         if (rank > 4) return 4;
-        if (type == GC_T_INT8) return 2;
         if (type == GC_T_BOOL) return 3;
+        if (type == GC_T_INT8) return 2;
         return 1;
     case GC_OP_STRIDED_SLICE:
+        if (type == GC_T_UINT32) return 7;
+        if (type == GC_T_STRING) return 5;
         if (rank > 4) return 4;
+        if (type == GC_T_BOOL) return 3;
         if (type == GC_T_INT8) return 2;
-        if (type == GC_T_BOOL || type == GC_T_INT16) return 3;
-        return 1;
+        return 1;                                /* int16 has no version of its own */
+    case GC_OP_SLICE:
+        if (type == GC_T_UINT32) return 6;
+        if (rank > 4) return 5;
+        if (type == GC_T_INT16) return 4;
+        if (type == GC_T_STRING) return 3;
+        if (type == GC_T_INT8) return 2;
+        return 1;                                /* bool included */
     case GC_OP_GATHER:
+        if (type == GC_T_INT4) return 7;
+        if (type == GC_T_INT16) return 4;
+        if (type == GC_T_BOOL) return 3;
         if (type == GC_T_INT8) return 2;
-        if (type == GC_T_BOOL || type == GC_T_INT16) return 3;
+        return 1;
+    case GC_OP_CONCATENATION:
+        if (type == GC_T_UINT32) return 4;
+        if (type == GC_T_INT16) return 3;
+        if (type == GC_T_INT8) return 2;
         return 1;
     case GC_OP_TILE:
-        return type == GC_T_INT8 ? 3 : 1;
+        if (type == GC_T_INT8) return 3;
+        if (type == GC_T_STRING) return 2;
+        return 1;
     case GC_OP_PAD: case GC_OP_PADV2:
         if (rank > 4) return 4;
+        if (type == GC_T_INT16) return 3;
         return type == GC_T_INT8 ? 2 : 1;
-    case GC_OP_MUL: case GC_OP_ADD: case GC_OP_SUB:
-    case GC_OP_RELU: case GC_OP_RELU6: case GC_OP_RELU_N1_TO_1: case GC_OP_TANH:
+    case GC_OP_MUL:
+        if (type == GC_T_INT16 || type == GC_T_UINT32) return 7;   /* int16 not quantized */
+        if (type == GC_T_COMPLEX64) return 6;
+        if (type == GC_T_INT64) return 5;
+        return type == GC_T_INT8 ? 2 : 1;
+    case GC_OP_ADD: case GC_OP_SUB:
+        if (type == GC_T_INT64) return 4;
+        return type == GC_T_INT8 ? 2 : 1;
+    case GC_OP_ARG_MAX: case GC_OP_ARG_MIN:
+        if (type == GC_T_BOOL) return 3;
+        return type == GC_T_INT8 ? 2 : 1;
+    case GC_OP_RELU:
+        if (type == GC_T_INT16) return 3;
+        return type == GC_T_INT8 || type == GC_T_UINT8 ? 2 : 1;
+    case GC_OP_RELU6: case GC_OP_TANH: case GC_OP_LOGISTIC:
+        if (type == GC_T_INT16) return 3;
+        return type == GC_T_INT8 ? 2 : 1;
+    case GC_OP_RELU_N1_TO_1:
         return type == GC_T_INT8 ? 2 : 1;
     default:
-        return 1;
+        return 1;                                /* RESHAPE, NEG, CAST between float/int32/bool, ... */
     }
 }
 

@@ -2,17 +2,24 @@
  *
  * GATHER_ND(P, I) with out[j, rest] = P[I[j, 0..K-1], rest] has no GPU parser (and the
  * maintainers will not add one, LiteRT #5197). When I is a constant the selection is
- * known ahead of time:
+ * known ahead of time. The pass picks the cheapest exact form, in this order:
  *
- * Rewrite A (regular strides): I has one grid axis per indexed axis (rank(I) - 1 == K)
- *               and I[j][d] = start_d + stride_d * j_d with stride_d >= 1 — the lowering
- *               of x[:, ::2, ::2] (Focus stems, patch merging)  ->  one STRIDED_SLICE
- *               begin start, end start + stride * (n - 1) + 1, strides stride (the
- *               trailing P axes whole).
+ * Rewrite A (a box): the index tuples, read in order, walk a box of the indexed axes in
+ *               row-major order — tuple r = start + stride * unravel(r, size) — so the
+ *               output is that box of P (the trailing axes whole), reshaped:
+ *               - the whole of P (identity: (0,k) for k < 32 on a [1,32] mask, as
+ *                 transformers' BERT lowers its attention mask)  ->  one RESHAPE;
+ *               - a contiguous box (every stride 1)  ->  SLICE, + RESHAPE when the
+ *                 output shape differs from the box;
+ *               - a strided box (x[:, ::2, ::2]: Focus stems, patch merging)  ->
+ *                 STRIDED_SLICE, + RESHAPE when the shapes differ.
+ *               On params of rank > 4 the box is taken on a rank <= 4 view of P where
+ *               one exists (unit axes dropped, an axis taken whole merged into the one
+ *               before it): RESHAPE P to the view first.
  * Rewrite B (any constant indices): RESHAPE P to [P0*...*P(K-1), rest...] (skipped when
  *               K == 1) so each index tuple is one flat row, select the rows, RESHAPE to
  *               the output shape (skipped when equal). The rows are selected
- *               - by STRIDED_SLICEs, one per run of rows with a constant step, joined by a
+ *               - by slices, one per run of rows with a constant step, joined by a
  *                 CONCATENATION on axis 0, when there are at most 16 runs (a diagonal is
  *                 one run; a permutation of a few rows a few), else
  *               - by GATHER axis 0 with the flat row indices as a new 1-D INT32 constant.
@@ -20,6 +27,11 @@
  *                 build a GATHER with constant indices longer than 1 (the checker's
  *                 gather.const_indices_layout, seen on the H200): the driver then rolls
  *                 the site back and the decline quotes the failure; classic takes it.
+ * Op versions: the lowest the semantics need, as TFLite's op_version.cc stamps them
+ *               (fx_version_for): a STRIDED_SLICE of bool is version 3 and of rank 5
+ *               version 4, which ML Drift refuses (it takes <= 2); a SLICE of bool is
+ *               version 1 and RESHAPE always 1. So bool data is never strided-sliced
+ *               with stride 1: boxes and runs of step 1 become SLICE.
  * Precondition: indices constant INT32/INT64, at most 4M entries, every index inside
  *               P's shape (TFLite errors on an out-of-range index; the rewrite does not
  *               guess); static shapes; output shape I[:-1] + P[K:].
@@ -33,35 +45,106 @@ static const int32_t anchors[] = { GC_OP_GATHER_ND, -1 };
 
 #define MAX_INDICES (4 << 20)
 
-/* Rewrite A if the indices are a regular grid; 1 done, 0 not regular, -1 oom. */
-static int try_strided(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *p, const gc_fix_tinfo *ind,
-                       const gc_fix_tinfo *y, const int64_t *iv, int K) {
-    if (ind->rank - 1 != K) return 0;
-    int32_t start[GC_FIX_MAXR], stride[GC_FIX_MAXR], end[GC_FIX_MAXR];
-    int64_t gstride[GC_FIX_MAXR];             /* row stride of each grid axis in iv */
-    int64_t s = K;
-    for (int d = K - 1; d >= 0; d--) { gstride[d] = s; s *= ind->shape[d]; }
+/* Rewrite A if the index tuples walk a box in row-major order; 1 done, 0 not a box,
+ * -1 oom. */
+static int try_box(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *p, const gc_fix_tinfo *y, const int64_t *iv,
+                   int64_t rows, int K) {
+    int32_t start[GC_FIX_MAXR], stride[GC_FIX_MAXR], size[GC_FIX_MAXR];
+    int64_t total = 1;
     for (int d = 0; d < K; d++) {
-        start[d] = (int32_t)iv[d];
-        stride[d] = ind->shape[d] > 1 ? (int32_t)(iv[gstride[d] + d] - iv[d]) : 1;
-        if (stride[d] < 1) return 0;
-        end[d] = start[d] + stride[d] * (ind->shape[d] - 1) + 1;
+        int64_t s0 = iv[d], st = 0, mx = s0;
+        for (int64_t r = 1; r < rows; r++) {
+            int64_t v = iv[r * K + d], dv = v - s0;
+            if (dv < 0) return 0;                      /* row 0 must hold the box's corner */
+            if (dv > 0 && (st == 0 || dv < st)) st = dv;
+            if (v > mx) mx = v;
+        }
+        if (st == 0) st = 1;
+        if ((mx - s0) % st) return 0;
+        start[d] = (int32_t)s0;
+        size[d] = (int32_t)((mx - s0) / st + 1);
+        stride[d] = size[d] > 1 ? (int32_t)st : 1;
+        total *= size[d];
+        if (total > rows) return 0;
     }
-    /* every row must follow the pattern */
-    int64_t rows = 1;
-    for (int d = 0; d < K; d++) rows *= ind->shape[d];
+    if (total != rows) return 0;
     int32_t j[GC_FIX_MAXR] = {0};
     for (int64_t r = 0; r < rows; r++) {
         for (int d = 0; d < K; d++)
             if (iv[r * K + d] != (int64_t)start[d] + (int64_t)stride[d] * j[d]) return 0;
-        for (int d = K - 1; d >= 0; d--) { if (++j[d] < ind->shape[d]) break; j[d] = 0; }
+        for (int d = K - 1; d >= 0; d--) { if (++j[d] < size[d]) break; j[d] = 0; }
     }
-    for (int d = K; d < p->rank; d++) { start[d] = 0; stride[d] = 1; end[d] = p->shape[d]; }
+    /* the box over every axis of P */
+    int rank = p->rank;
+    int32_t dim[GC_FIX_MAXR];
+    for (int d = 0; d < rank; d++) dim[d] = p->shape[d];
+    for (int d = K; d < rank; d++) { start[d] = 0; stride[d] = 1; size[d] = p->shape[d]; }
+    bool whole = true, unit = true;
+    for (int d = 0; d < rank; d++) {
+        whole = whole && start[d] == 0 && size[d] == dim[d];
+        unit = unit && stride[d] == 1;
+    }
     fx_remove_op(c, op);
-    if (fx_add_strided_slice(c, op, p->index, y->index, y->name, p->rank, start, end, stride) < 0) return -1;
-    char b[128], e[128], st[128];
-    fx_dims(b, sizeof b, p->rank, start); fx_dims(e, sizeof e, p->rank, end); fx_dims(st, sizeof st, p->rank, stride);
-    fx_note(c, "STRIDED_SLICE begin %s end %s strides %s", b, e, st);
+    int32_t at = op;
+    char b1[128], b2[128], b3[128];
+    if (whole) {
+        if (fx_add_reshape(c, at, p->index, y->index) < 0) return -1;
+        fx_dims(b1, sizeof b1, y->rank, y->shape);
+        fx_note(c, "RESHAPE to %s (the indices select every element in order)", b1);
+        return 1;
+    }
+    /* params of rank > 4: the same box on a rank <= 4 view, when there is one */
+    int32_t src = p->index;
+    if (rank > 4) {
+        int32_t vd[GC_FIX_MAXR], vs[GC_FIX_MAXR], vt[GC_FIX_MAXR], vz[GC_FIX_MAXR];
+        int vr = 0;
+        for (int d = 0; d < rank; d++) {
+            if (dim[d] == 1) continue;                 /* start 0, size 1 */
+            bool inner_whole = start[d] == 0 && stride[d] == 1 && size[d] == dim[d];
+            if (vr > 0 && inner_whole && (vt[vr - 1] == 1 || vz[vr - 1] == 1)) {
+                /* merge axis d into the one before: whole rows of a contiguous range */
+                vs[vr - 1] *= dim[d]; vz[vr - 1] *= dim[d]; vd[vr - 1] *= dim[d]; vt[vr - 1] = 1;
+                continue;
+            }
+            vd[vr] = dim[d]; vs[vr] = start[d]; vt[vr] = stride[d]; vz[vr] = size[d]; vr++;
+        }
+        if (vr == 0) { vd[0] = 1; vs[0] = 0; vt[0] = 1; vz[0] = 1; vr = 1; }
+        if (vr <= 4) {
+            int32_t v = fx_new_tensor(c, y->name, "view", p->type, vr, vd, p->quant);
+            if (v < 0 || fx_add_reshape(c, at++, p->index, v) < 0) return -1;
+            fx_dims(b1, sizeof b1, vr, vd);
+            fx_note(c, "RESHAPE params to %s, ", b1);
+            src = v; rank = vr;
+            unit = true;
+            for (int d = 0; d < vr; d++) {
+                dim[d] = vd[d]; start[d] = vs[d]; stride[d] = vt[d]; size[d] = vz[d];
+                unit = unit && vt[d] == 1;
+            }
+        }
+    }
+    bool same = y->rank == rank;
+    for (int d = 0; same && d < rank; d++) same = y->shape[d] == size[d];
+    int32_t dst = y->index;
+    if (!same) {
+        dst = fx_new_tensor(c, y->name, "box", p->type, rank, size, p->quant);
+        if (dst < 0) return -1;
+    }
+    if (unit) {
+        if (fx_add_slice(c, at++, src, dst, fx_t(c, dst)->name, rank, start, size) < 0) return -1;
+        fx_dims(b1, sizeof b1, rank, start); fx_dims(b2, sizeof b2, rank, size);
+        fx_note(c, "SLICE begin %s size %s", b1, b2);
+    } else {
+        int32_t end[GC_FIX_MAXR];
+        for (int d = 0; d < rank; d++) end[d] = start[d] + stride[d] * (size[d] - 1) + 1;
+        if (fx_add_strided_slice(c, at++, src, dst, fx_t(c, dst)->name, rank, start, end, stride) < 0) return -1;
+        fx_dims(b1, sizeof b1, rank, start); fx_dims(b2, sizeof b2, rank, end); fx_dims(b3, sizeof b3, rank, stride);
+        fx_note(c, "STRIDED_SLICE begin %s end %s strides %s", b1, b2, b3);
+    }
+    if (!same) {
+        if (fx_add_reshape(c, at, dst, y->index) < 0) return -1;
+        fx_dims(b1, sizeof b1, y->rank, y->shape);
+        fx_note(c, ", RESHAPE to %s", b1);
+    }
     return 1;
 }
 
@@ -92,11 +175,11 @@ static int apply(gc_fix_ctx *c, int32_t op) {
             return fx_decline(c, "index %lld on axis %d is outside [0, %d)", (long long)v, d, p.shape[d]);
         }
     }
-    int rc = try_strided(c, op, &p, &ind, &y, iv, K);
+    int64_t rows = n / K, flat_dim = 1;
+    int rc = try_box(c, op, &p, &y, iv, rows, K);
     if (rc != 0) { free(iv); return rc; }
 
     /* Rewrite B: flat rows, selected by slices or GATHER */
-    int64_t rows = n / K, flat_dim = 1;
     for (int d = 0; d < K; d++) flat_dim *= p.shape[d];
     if (flat_dim > INT32_MAX || rows > INT32_MAX) { free(iv); return fx_decline(c, "too many rows"); }
     int32_t *flat = malloc(sizeof(int32_t) * (size_t)rows);
@@ -137,7 +220,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
         at = fx_add_row_select(c, at, src, g, 0, flat, rows);
         free(flat);
         if (at < 0) return -1;
-        fx_note(c, "%d STRIDED_SLICE run(s) of rows%s", runs, runs > 1 ? " + CONCATENATION" : "");
+        fx_note(c, "%d %s run(s) of rows%s", runs, p.type == GC_T_BOOL ? "SLICE/STRIDED_SLICE" : "STRIDED_SLICE",
+                runs > 1 ? " + CONCATENATION" : "");
     } else {
         int32_t idx = fx_const_i32(c, y.name, "flat_indices", (int)rows, flat);
         free(flat);
@@ -159,7 +243,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
 const gc_fix_pass gc_fix_gather_nd_const = {
     .id = "gather_nd_const",
     .fix_id = "fix.gather_nd",
-    .summary = "GATHER_ND with constant indices -> STRIDED_SLICE (regular grid), or flat rows by slices/GATHER",
+    .summary = "GATHER_ND with constant indices -> RESHAPE (identity), SLICE (box), STRIDED_SLICE (strided box), "
+               "or flat rows by slices/GATHER",
     .anchors = anchors,
     .exactness = GC_FIX_BIT_EXACT,
     .scope = GC_FIX_SCOPE_REFUSED,
