@@ -190,6 +190,42 @@ static bool has_risk(const gc_check_result *r, int32_t sg, int32_t node, const c
     return false;
 }
 
+/* What the driver compares before and after a site: the checker's verdict. */
+typedef struct {
+    bool fatal;                 /* delegate init fails: everything on the CPU */
+    int32_t refused;            /* nodes the GPU refuses */
+    int32_t cpu;                /* counted nodes not on the GPU */
+    int32_t partitions;         /* delegated partitions */
+    int32_t segments;           /* CPU + GPU node subsets the interpreter runs */
+    int32_t risk;               /* nodes with the pass's risk */
+} verdict;
+
+static verdict verdict_of(const gc_check_result *r, const char *risk) {
+    verdict v;
+    v.fatal = r->fatal != NULL;
+    v.refused = count_refused(r);
+    v.cpu = r->total_nodes - r->gpu_nodes;
+    v.partitions = r->partitions;
+    v.segments = 0;
+    for (int32_t s = 0; s < r->n_subgraphs; s++)
+        if (!r->subgraphs[s].skipped) v.segments += r->subgraphs[s].node_subsets;
+    v.risk = count_risk(r, risk);
+    return v;
+}
+
+/* The GPU work is cut into more pieces: a subgraph that already had GPU nodes gets more
+ * delegated partitions or more CPU/GPU node subsets. A subgraph getting its first GPU
+ * nodes is not a split (its CPU node count drops). */
+static bool more_pieces(const gc_check_result *a, const gc_check_result *b) {
+    if (a->n_subgraphs != b->n_subgraphs) return b->partitions > a->partitions;
+    for (int32_t s = 0; s < a->n_subgraphs; s++) {
+        const gc_check_subgraph *x = &a->subgraphs[s], *y = &b->subgraphs[s];
+        if (x->skipped || y->skipped || x->gpu_nodes == 0) continue;
+        if (y->delegated > x->delegated || y->node_subsets > x->node_subsets) return true;
+    }
+    return false;
+}
+
 static void residency(const gc_check_result *r, gc_fix_residency *o) {
     o->gpu_nodes = r->gpu_nodes; o->total_nodes = r->total_nodes; o->partitions = r->partitions;
     o->refused = count_refused(r); o->gpu_clean = r->gpu_clean;
@@ -369,7 +405,7 @@ enum { SITE_KEPT = 1, SITE_DECLINED = 0, SITE_ERROR = -1 };
 /* Try pass p at op `op` of subgraph sgi. *cur is the check of the model as it is; it is
  * replaced when the site is kept. */
 static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_pass *p, int32_t sgi,
-                    int32_t op, bool forced, gc_check_result **cur, char *err, size_t errlen) {
+                    int32_t op, bool forced, bool strict, gc_check_result **cur, char *err, size_t errlen) {
     gc_subgraph *sg = &m->subgraphs[sgi];
     char opname[96], node[512];
     snprintf(opname, sizeof opname, "%s", gc_op_name(m, &sg->ops[op]));
@@ -407,11 +443,24 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
             gc_errf(err, errlen, "%s", verr);
             return SITE_ERROR;
         }
-        int32_t before = count_refused(*cur), after = count_refused(nr);
-        bool new_fatal = nr->fatal && !(*cur)->fatal;
-        bool fixed_fatal = (*cur)->fatal && !nr->fatal;
-        bool fixed_risk = p->risk && count_risk(nr, p->risk) < count_risk(*cur, p->risk);
-        bool ok = forced || fixed_fatal || fixed_risk ? after <= before : after < before;
+        /* Kept only when the verdict is no worse — no new init failure, no more refused
+         * nodes, no more of the pass's risk and (strict rounds) no more CPU nodes and the
+         * GPU work in no more pieces — and strictly better somewhere: fewer refused, CPU
+         * nodes, node subsets or risks, or the init failure gone (forced sites: no worse
+         * is enough). */
+        verdict vb = verdict_of(*cur, p->risk), va = verdict_of(nr, p->risk);
+        int32_t before = vb.refused, after = va.refused;
+        bool new_fatal = va.fatal && !vb.fatal;
+        bool fixed_fatal = vb.fatal && !va.fatal;
+        bool more_cpu = strict && va.cpu > vb.cpu;
+        bool split = strict && !fixed_fatal && more_pieces(*cur, nr);
+        bool worse = after > before || more_cpu || split || (p->risk && va.risk > vb.risk);
+        bool better = fixed_fatal || after < before || va.cpu < vb.cpu || va.segments < vb.segments ||
+                      (p->risk && va.risk < vb.risk);
+        /* a whole-model blocker (a dynamic-sized tensor) that stays keeps every node on
+         * the CPU whatever the site does: only removing it or removing nodes is a gain */
+        if ((*cur)->model_error && nr->model_error) better = va.cpu < vb.cpu;
+        bool ok = !worse && (forced || better);
         if (new_fatal) {
             const gc_check_node *f = NULL;
             for (int32_t i = 0; i < nr->n_nodes && !f; i++) if (nr->nodes[i].fatal) f = &nr->nodes[i];
@@ -441,13 +490,28 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
                 int32_t t0 = nop->n_outputs ? nop->outputs[0] : -1;
                 for (int k = 0; k < c->n_new; k++) if (c->new_outs[k] == t0 && t0 >= 0) { bad = n; break; }
             }
-            if (bad)
+            if (bad && after >= before)
                 snprintf(why, sizeof why, "rolled back: the GPU would refuse the new %s: %s [%s]", bad->op,
                          bad->reason, bad->rule ? bad->rule : "");
-            else if (p->risk && after <= before)
-                snprintf(why, sizeof why, "rolled back: the checker still reports %s", p->risk);
-            else
+            else if (after > before)
                 snprintf(why, sizeof why, "rolled back: the GPU would refuse %d node(s) instead of %d", after, before);
+            else if (more_cpu)
+                snprintf(why, sizeof why, "rolled back: %d node(s) would run on the CPU instead of %d (GPU residency "
+                         "%d/%d -> %d/%d)", va.cpu, vb.cpu, (*cur)->gpu_nodes, (*cur)->total_nodes, nr->gpu_nodes,
+                         nr->total_nodes);
+            else if (split)
+                snprintf(why, sizeof why, "rolled back: the GPU work would be cut into more pieces (%d -> %d CPU/GPU "
+                         "node subsets, %d -> %d partition(s))", vb.segments, va.segments, vb.partitions,
+                         va.partitions);
+            else if (p->risk && va.risk > vb.risk)
+                snprintf(why, sizeof why, "rolled back: the checker would report %s on more nodes", p->risk);
+            else if (p->risk && va.risk == vb.risk && !better)
+                snprintf(why, sizeof why, "rolled back: the checker still reports %s", p->risk);
+            else if (nr->model_error && (*cur)->model_error)
+                snprintf(why, sizeof why, "rolled back: no gain (every node stays on the CPU: %s)", nr->model_error);
+            else
+                snprintf(why, sizeof why, "rolled back: no gain (the checker's verdict is unchanged: %d refused, "
+                         "%d CPU node(s), %d partition(s))", after, va.cpu, va.partitions);
         }
     }
     if (why[0]) {
@@ -469,6 +533,51 @@ static bool is_anchor(const gc_fix_pass *p, int32_t code) {
     if (!p->anchors) return true;
     for (const int32_t *a = p->anchors; *a >= 0; a++) if (*a == code) return true;
     return false;
+}
+
+/* Rounds over the registry until a round keeps nothing (or opts.max_rounds). false on
+ * an error (err says which). */
+static bool run_rounds(builder *b, gc_model *m, const gc_fix_opts *o, const bool *enabled, bool strict,
+                       gc_check_result **cur, int32_t *total_kept, char *err, size_t errlen) {
+    gc_fix_result *r = b->r;
+    bool failed = false, stop = false;
+    /* a guard against a pass that keeps matching what it made: far more sites than the
+     * model has nodes means a bug, not progress */
+    int64_t max_sites = 1000;
+    for (int32_t s = 0; s < m->n_subgraphs; s++) max_sites += 8 * (int64_t)m->subgraphs[s].n_ops;
+    for (int round = 1; round <= o->max_rounds && !failed && !stop; round++) {
+        r->rounds = round;
+        int32_t kept = 0;
+        b->n_seen = 0;   /* the last round changed the model: declined sites get another try */
+        for (int pi = 0; pi < N_PASSES && !failed && !stop; pi++) {
+            if (!enabled[pi]) continue;
+            const gc_fix_pass *p = registry[pi];
+            bool forced = list_has(o->force, p) || p->scope == GC_FIX_SCOPE_ANY;
+            for (int32_t sgi = 0; sgi < m->n_subgraphs && !failed && !stop; sgi++) {
+                for (int32_t op = 0; op < m->subgraphs[sgi].n_ops; op++) {
+                    const gc_subgraph *sg = &m->subgraphs[sgi];
+                    if (!is_anchor(p, gc_op_builtin(m, &sg->ops[op]))) continue;
+                    int32_t out0 = sg->ops[op].n_outputs > 0 ? sg->ops[op].outputs[0] : -1;
+                    if (out0 < 0 || seen(b, p, sgi, out0)) continue;
+                    if (!forced) {
+                        const gc_check_node *n = node_of(*cur, sgi, op);
+                        if (!n || (n->state != GC_NODE_REJECTED && !n->fatal && !has_risk(*cur, sgi, op, p->risk)))
+                            continue;
+                    }
+                    int rc = try_site(b, m, o, p, sgi, op, forced, strict, cur, err, errlen);
+                    if (rc == SITE_ERROR) { failed = true; break; }
+                    if (rc == SITE_DECLINED) { mark_seen(b, p, sgi, out0); continue; }
+                    kept++;
+                    if (*total_kept + kept > max_sites) { r->hit_max_rounds = true; stop = true; break; }
+                    op = -1;   /* indices moved: scan the subgraph again */
+                }
+            }
+        }
+        *total_kept += kept;
+        if (!kept) break;
+        if (round == o->max_rounds) r->hit_max_rounds = true;
+    }
+    return !failed;
 }
 
 /* ---- the driver ------------------------------------------------------------------- */
@@ -498,44 +607,51 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
     gc_check_result *cur = gc_check(m, o.target, err, errlen);
     if (!cur) { gc_fix_result_free(r); return NULL; }
     residency(cur, &r->before);
-    int32_t total_kept = 0;
-    bool failed = false, stop = false;
-    /* a guard against a pass that keeps matching what it made: far more sites than the
-     * model has nodes means a bug, not progress */
-    int64_t max_sites = 1000;
-    for (int32_t s = 0; s < m->n_subgraphs; s++) max_sites += 8 * (int64_t)m->subgraphs[s].n_ops;
-    for (int round = 1; round <= o.max_rounds && !failed && !stop; round++) {
-        r->rounds = round;
-        int32_t kept = 0;
-        b.n_seen = 0;   /* the last round changed the model: declined sites get another try */
-        for (int pi = 0; pi < N_PASSES && !failed && !stop; pi++) {
-            if (!enabled[pi]) continue;
-            const gc_fix_pass *p = registry[pi];
-            bool forced = list_has(o.force, p) || p->scope == GC_FIX_SCOPE_ANY;
-            for (int32_t sgi = 0; sgi < m->n_subgraphs && !failed && !stop; sgi++) {
-                for (int32_t op = 0; op < m->subgraphs[sgi].n_ops; op++) {
-                    const gc_subgraph *sg = &m->subgraphs[sgi];
-                    if (!is_anchor(p, gc_op_builtin(m, &sg->ops[op]))) continue;
-                    int32_t out0 = sg->ops[op].n_outputs > 0 ? sg->ops[op].outputs[0] : -1;
-                    if (out0 < 0 || seen(&b, p, sgi, out0)) continue;
-                    if (!forced) {
-                        const gc_check_node *n = node_of(cur, sgi, op);
-                        if (!n || (n->state != GC_NODE_REJECTED && !n->fatal && !has_risk(cur, sgi, op, p->risk)))
-                            continue;
-                    }
-                    int rc = try_site(&b, m, &o, p, sgi, op, forced, &cur, err, errlen);
-                    if (rc == SITE_ERROR) { failed = true; break; }
-                    if (rc == SITE_DECLINED) { mark_seen(&b, p, sgi, out0); continue; }
-                    kept++;
-                    if (total_kept + kept > max_sites) { r->hit_max_rounds = true; stop = true; break; }
-                    op = -1;   /* indices moved: scan the subgraph again */
-                }
-            }
-        }
-        total_kept += kept;
-        if (!kept) break;
-        if (round == o.max_rounds) r->hit_max_rounds = true;
+    /* Progress rounds first: a site is kept when it removes a refusal (or the init
+     * failure, or the pass's risk) without adding any — its new ops may sit outside the
+     * delegated partition until a later site brings them in (a chain of refused nodes
+     * joins the GPU only once every link is fixed). If the result has more CPU nodes or
+     * the GPU work in more pieces than the model had, it is undone and the rounds run
+     * again strict: every site judged alone, never more CPU nodes or pieces. */
+    gc_check_result *start = gc_check(m, o.target, err, errlen);
+    snapshot *all = start ? calloc((size_t)m->n_subgraphs + 1, sizeof *all) : NULL;
+    bool snapped = all != NULL;
+    for (int32_t s = 0; snapped && s < m->n_subgraphs; s++)
+        if (!snap_take(m, s, &all[s])) snapped = false;
+    if (!snapped) {
+        if (all) for (int32_t s = 0; s < m->n_subgraphs; s++) snap_free(&all[s]);
+        free(all);
+        gc_check_free(start); gc_check_free(cur); gc_fix_result_free(r);
+        gc_errf(err, errlen, "out of memory (snapshot)");
+        return NULL;
     }
+    int32_t total_kept = 0;
+    bool failed = !run_rounds(&b, m, &o, enabled, false, &cur, &total_kept, err, errlen);
+    if (!failed && !b.oom && total_kept) {
+        verdict v0 = verdict_of(start, NULL), v1 = verdict_of(cur, NULL);
+        if (v1.cpu > v0.cpu || (!(v0.fatal && !v1.fatal) && more_pieces(start, cur))) {
+            /* undo every site (passes only append buffers and opcodes: the counts
+             * restore the model exactly) */
+            r->progress_rejected = true;
+            residency(cur, &r->progress);
+            for (int32_t s = m->n_subgraphs - 1; s >= 0; s--) snap_restore(m, &all[s]);
+            gc_check_free(cur);
+            cur = gc_check(m, o.target, err, errlen);
+            if (!cur) failed = true;
+            r->n_changes = 0;
+            r->n_declines = 0;
+            for (int32_t i = 0; i < r->n_stats; i++) {
+                gc_fix_pass_stat *st = &r->stats[i];
+                st->sites = st->removed = st->added = st->declined = 0;
+            }
+            r->hit_max_rounds = false;
+            total_kept = 0;
+            if (!failed) failed = !run_rounds(&b, m, &o, enabled, true, &cur, &total_kept, err, errlen);
+        }
+    }
+    for (int32_t s = 0; s < m->n_subgraphs; s++) snap_free(&all[s]);
+    free(all);
+    gc_check_free(start);
     if (failed || b.oom) {
         if (b.oom) gc_errf(err, errlen, "out of memory");
         gc_check_free(cur); free(b.seen); gc_fix_result_free(r);

@@ -22,16 +22,25 @@
  *      reason when it does not hold) and replaces the site by new ops that write the
  *      same output tensors (names and indices of every surviving tensor are kept, so
  *      the model's inputs, outputs and signatures do not change).
- *   3. The driver re-runs gc_check after every site and keeps the rewrite only when it
- *      refuses fewer nodes than before (forced sites, and sites that remove a delegate
- *      init failure or the pass's risk: not more), with no new init failure — none
- *      latent either: each new node is also checked alone, since a kernel that cannot
- *      be built only shows once the node is in the delegated partition. Otherwise it
- *      rolls the site back and records why ("the GPU would refuse the new CAST: ...").
+ *   3. The driver re-runs gc_check after every site and keeps the rewrite only when the
+ *      checker's verdict is no worse — no new init failure, no more refused nodes, no
+ *      more of the pass's risk — and strictly better: fewer refused nodes, CPU nodes or
+ *      CPU/GPU node subsets, or the init failure or the pass's risk gone (forced sites:
+ *      no worse is enough). No init failure may be latent either: each new node is also
+ *      checked alone, since a kernel that cannot be built only shows once the node is
+ *      in the delegated partition. Otherwise it rolls the site back and records why
+ *      ("the GPU would refuse the new CAST: ...", "no gain ...").
  *      So a pass is only applied where the GPU accepts what it makes, per src/check.
  *   4. Passes repeat to a fixpoint (at most opts.max_rounds rounds over the registry;
- *      sites left alone get another try in each round after a change); then dead ops,
- *      tensors and buffers are pruned and the model is checked once more.
+ *      sites left alone get another try in each round after a change).
+ *   5. Residency is judged on the result: the new ops of a site may sit outside the
+ *      delegated partition until a later site brings them in, so step 3 lets the CPU
+ *      node count rise on the way. If the rounds end with more CPU nodes, or the GPU
+ *      work of a subgraph in more pieces (partitions, CPU/GPU node subsets), than the
+ *      model had, every site is undone and the rounds run again strict: each site must
+ *      then also add no CPU node and no piece (result.progress_rejected). So a fixed
+ *      model never has more CPU nodes or more pieces than its original.
+ *   6. Dead ops, tensors and buffers are pruned and the model is checked once more.
  *
  * Exactness: every pass states it (gc_fix_exactness). The reference interpreter's fp32
  * results are the ground truth: gc_fix_verify runs the original and the fixed model on
@@ -146,6 +155,11 @@ typedef struct gc_fix_result {
     gc_fix_residency before, after;
     gc_fix_exactness exactness;   /* weakest of the applied passes (BIT_EXACT if none) */
     double rtol, atol;            /* loosest tolerance of applied TOLERANCE passes */
+    /* The progress rounds (sites kept for removing refusals) ended with more CPU nodes
+     * or the GPU work in more pieces than the model had (`progress` says where): they
+     * were undone and the rounds ran again strict (fix.c). */
+    bool progress_rejected;
+    gc_fix_residency progress;
     gc_check_result *check;       /* gc_check of the fixed model (owned) */
     gc_arena arena;               /* owns the strings and arrays above */
 } gc_fix_result;

@@ -75,6 +75,13 @@ void gc_fix_text(const gc_fix_result *r, const gc_model *m, const char *in_path,
     }
     if (r->pruned_ops) gc_str_printf(o, "pruned %d op(s) whose outputs nothing reads\n", r->pruned_ops);
     if (r->hit_max_rounds) gc_str_printf(o, "stopped after %d rounds (not a fixpoint)\n", r->rounds);
+    if (r->progress_rejected) {
+        gc_str_puts(o, "judged strictly: keeping every rewrite that removed a refusal gave ");
+        residency_text(o, &r->progress);
+        gc_str_printf(o, " in %d partition(s) (%d CPU node(s) instead of %d), so each rewrite had to add no CPU "
+                      "node and no partition on its own\n", r->progress.partitions,
+                      r->progress.total_nodes - r->progress.gpu_nodes, r->before.total_nodes - r->before.gpu_nodes);
+    }
     gc_str_puts(o, "GPU residency: ");
     residency_text(o, &r->before);
     gc_str_puts(o, " -> ");
