@@ -351,18 +351,34 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
         }
         uint64_t n = gc_tensor_numel(t), bytes = gc_type_bytes(t->type, n);
         r->nbytes = bytes == UINT64_MAX ? 0 : (size_t)bytes;
-        if (gc_tensor_is_const(m, t)) {
+        if (gc_tensor_is_const(m, t) && t->sparsity) {
+            /* stored sparse: densify once into persistent memory (DENSIFY then copies it) */
+            const gc_buffer *b = gc_tensor_buffer(m, t);
+            uint64_t cap = it->o.max_tensor_bytes ? it->o.max_tensor_bytes : GC_DEFAULT_MAX_TENSOR_BYTES;
+            if (bytes == UINT64_MAX || bytes > cap) {
+                snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): sparse tensor of %llu dense bytes "
+                         "is over the limit of %llu", (int)f->sg, (int)i, t->name, (unsigned long long)bytes,
+                         (unsigned long long)cap);
+                return bytes == UINT64_MAX ? GC_ERR_FORMAT : GC_ERR_NOMEM;
+            }
+            uint8_t *p = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
+            if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+            char serr[256];
+            gc_status sst = gc_sparse_densify(t, b->data, b->size, p, r->nbytes, serr, sizeof serr);
+            if (sst != GC_OK) {
+                snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): sparse tensor: %s", (int)f->sg,
+                         (int)i, t->name, serr);
+                return sst;
+            }
+            if (fp16 && t->type == GC_T_FLOAT32) gc_f16_round_n((float *)p, r->nbytes / 4);
+            r->kind = GC_RT_CONST; r->known = true; r->data = p;
+        } else if (gc_tensor_is_const(m, t)) {
             const gc_buffer *b = gc_tensor_buffer(m, t);
             if (bytes == UINT64_MAX || b->size < bytes) {
                 snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): buffer holds %llu "
                          "bytes, shape and type need %llu", (int)f->sg, (int)i, t->name,
                          (unsigned long long)b->size, (unsigned long long)bytes);
                 return GC_ERR_FORMAT;
-            }
-            if (t->sparsity) {
-                snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): sparse constant "
-                         "tensors are not supported", (int)f->sg, (int)i, t->name);
-                return GC_ERR_UNSUPPORTED;
             }
             r->kind = GC_RT_CONST; r->known = true;
             /* data must be aligned for its type; copy when not (or when rounding) */

@@ -60,6 +60,7 @@
     X(RESIZE_BILINEAR, gc_k_resize_bilinear) X(RESIZE_NEAREST_NEIGHBOR, gc_k_resize_nearest) \
     /* quantize.c */ \
     X(QUANTIZE, gc_k_quantize) X(DEQUANTIZE, gc_k_dequantize) X(CAST, gc_k_cast) \
+    X(DENSIFY, gc_k_densify) \
     /* control.c */ \
     X(CALL, gc_k_call) X(STABLEHLO_COMPOSITE, gc_k_composite) X(IF, gc_k_if) X(WHILE, gc_k_while) \
     /* rnn.c */ \

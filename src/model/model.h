@@ -58,6 +58,14 @@ typedef struct {
     gc_dim_meta *dim_metadata;
 } gc_sparsity;
 
+/* Densify constant tensor t whose buffer holds `nbytes` bytes of stored values (`vals`)
+ * into dst (C order, dst_bytes = the dense size; unvisited positions are 0). Every index,
+ * segment and count is validated (sparse.c); on failure returns GC_ERR_FORMAT (or
+ * GC_ERR_UNSUPPORTED for INT4 / UINT4 / unsized types) with one line in err. */
+struct gc_tensor;
+gc_status gc_sparse_densify(const struct gc_tensor *t, const uint8_t *vals, uint64_t nbytes, void *dst,
+                            uint64_t dst_bytes, char *err, size_t errlen);
+
 /* ---- tensors --------------------------------------------------------------- */
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* quantize.c — QUANTIZE, DEQUANTIZE, CAST.
+/* quantize.c — QUANTIZE, DEQUANTIZE, CAST, DENSIFY.
  *
  * QUANTIZE(x):
  *   FLOAT32 -> INT8/UINT8/INT16: q = round_half_away(x / s) + zp, clamped (TFLite's
@@ -13,8 +13,11 @@
  * CAST(x): numeric conversion between FLOAT32, FLOAT16, INT32, INT64, INT16, INT8, UINT8,
  *   UINT32, BOOL: float -> integer truncates toward zero (C cast, as TFLite's
  *   static_cast), anything -> BOOL is x != 0.
+ * DENSIFY(x): x is a constant stored with sparsity metadata, densified (and validated)
+ *   when the interpreter loads its constants (model/sparse.c); the output is a copy of
+ *   that dense tensor, same type and shape. A dense constant input is copied as is.
  * fp16: DEQUANTIZE / CAST outputs are float tensors and are rounded by the core.
- * All three are evaluated at prepare when their input is constant (dequantized weights).
+ * All of them are evaluated at prepare when their input is constant (dequantized weights).
  */
 #include "interp/interp_impl.h"
 
@@ -178,6 +181,23 @@ static gc_status cast_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
+static gc_status densify_prepare(gc_ctx *ctx, gc_node *n) {
+    GC_TRY(gc_check_arity(ctx, n, 1, 1, 1));
+    gc_rt *x = n->in[0], *y = n->out[0];
+    GC_TRY(gc_need_known(ctx, n, 0, "the sparse tensor"));
+    GC_ENSURE(ctx, x->dtype == y->dtype, "input %s, output %s", gc_type_name(x->dtype), gc_type_name(y->dtype));
+    GC_UNSUP(ctx, gc_type_size(x->dtype) > 0 && x->dtype != GC_T_INT4 && x->dtype != GC_T_UINT4,
+             "DENSIFY of %s is not supported", gc_type_name(x->dtype));
+    return gc_set_shape(ctx, y, x->rank, x->shape);
+}
+
+static gc_status densify_eval(gc_ctx *ctx, gc_node *n) {
+    (void)ctx;
+    if (n->out[0]->nbytes) memcpy(n->out[0]->data, n->in[0]->data, n->out[0]->nbytes);
+    return GC_OK;
+}
+
 const gc_kernel gc_k_quantize = { "QUANTIZE", quantize_prepare, quantize_eval, 0 };
 const gc_kernel gc_k_dequantize = { "DEQUANTIZE", dequantize_prepare, dequantize_eval, 0 };
 const gc_kernel gc_k_cast = { "CAST", cast_prepare, cast_eval, 0 };
+const gc_kernel gc_k_densify = { "DENSIFY", densify_prepare, densify_eval, 0 };
