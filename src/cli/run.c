@@ -1,7 +1,7 @@
 /* run.c — `gpuclean run`: the reference interpreter from the command line.
  *
  *   gpuclean run MODEL [--signature NAME|INDEX] [--input NAME_OR_INDEX=FILE.npy]...
- *       [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc] --out DIR
+ *       [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc|fp64] --out DIR
  *       [--dump-all] [--runs N]
  *
  * Writes DIR/output_<k>.npy (k in the entry's output order), DIR/input_<k>.npy (the
@@ -40,12 +40,13 @@ typedef struct {
 
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean run MODEL [--signature NAME|INDEX] [--input NAME_OR_INDEX=FILE.npy]...\n"
-               "           [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc] --out DIR\n"
+               "           [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc|fp64] --out DIR\n"
                "           [--dump-all] [--runs N] [--threads N] [--int-arith tflite|xnnpack]\n"
                "  Runs MODEL on gpuclean's reference interpreter. Inputs not given as files are made\n"
                "  by --pattern sin (default; input k: 0.5+0.5*sin(0.37*i+k), the oracle's pattern) or\n"
                "  --random SEED (float N(0,1), integers in valid ranges). --precision fp16 stores every\n"
-               "  float tensor as half (the GPU's storage); fp16-acc also rounds inside accumulations.\n"
+               "  float tensor as half (the GPU's storage); fp16-acc also rounds inside accumulations;\n"
+               "  fp64 computes every float op in double (the truth to judge fp32 by; float32 files).\n"
                "  Writes DIR/output_<k>.npy, DIR/input_<k>.npy, DIR/manifest.json; --dump-all adds\n"
                "  DIR/tensors/s<subgraph>_t<tensor>.npy for every op output. --runs N times N invokes.\n"
                "  DIR is replaced whole on success (an existing DIR must be empty or an earlier\n"
@@ -186,7 +187,7 @@ int gc_cli_run(int argc, char **argv) {
     if (!model_path) return gc_cli_usage_error("run", "no model given (gpuclean run MODEL --out DIR)");
     if (!out_dir) return gc_cli_usage_error("run", "--out DIR is required");
     int prec = gc_precision_parse(prec_arg);
-    if (prec < 0) return gc_cli_usage_error("run", "--precision must be fp32, fp16 or fp16-acc, not '%s'", prec_arg);
+    if (prec < 0) return gc_cli_usage_error("run", "--precision must be fp32, fp16, fp16-acc or fp64, not '%s'", prec_arg);
     int qmode = gc_qmode_parse(qmode_arg);
     if (qmode < 0) return gc_cli_usage_error("run", "--int-arith must be tflite or xnnpack, not '%s'", qmode_arg);
 

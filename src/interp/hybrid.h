@@ -24,6 +24,9 @@
  *               step 255 / (max - min) in float, zero point from the smaller-error end,
  *               rounded half to even; q = rint(x * inverse step) + z, s_x = 1 / inverse step.
  * NaN inputs quantize to the zero point (they are never converted to integers).
+ * fp16 / fp16-acc / fp64 precisions run hybrid ops on the dequantized weights w * s (the
+ * GPU's way; in fp64 the float semantics the weights stand for) with no run-time
+ * quantization.
  */
 #ifndef GC_INTERP_HYBRID_H
 #define GC_INTERP_HYBRID_H
@@ -54,7 +57,12 @@ static inline bool gc_hq_is_weight(const gc_rt *w) {
  * scale per unit (a per-tensor scale repeated): constant, INT8 / INT4, finite scales >= 0,
  * one scale or one per unit (then quantized_dimension must be qdim), zero points 0.
  * *per_channel: more than one scale; *all_equal: every scale the same. */
-gc_status gc_hq_scales(gc_ctx *ctx, const gc_rt *w, int64_t units, int qdim, float **scales,
+gc_status gc_hq_scales(gc_ctx *ctx, const gc_rt *w, int64_t units, int qdim, gc_f32 **scales,
                        bool *per_channel, bool *all_equal);
+
+/* The double build's stand-in for gc_hq_quantize (interp/fp64.h maps one to the other):
+ * --precision fp64 runs hybrid ops on dequantized weights and never quantizes
+ * activations, so this only zeroes its outputs. */
+void gc_hq_quantize_d(int mode, const double *x, size_t n, int8_t *q, double *step, int32_t *zp);
 
 #endif

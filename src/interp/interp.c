@@ -45,16 +45,31 @@ struct gc_interp {
     size_t naive_bytes;
     int32_t shape_mismatch;
     double prepare_ms, invoke_ms;
+    /* fp64: FLOAT32 entry inputs / outputs are exchanged through float32 copies (stage),
+     * node views narrowed into `narrow` (unless opts.fp64_views) */
+    float **in_stage, **out_stage;
+    void *narrow; size_t narrow_cap;
     char err[512];
 };
 
+static bool prec_f16(int p) { return p == GC_PREC_FP16 || p == GC_PREC_FP16_ACC; }
+/* the type a tensor of the model is held as: fp64 widens FLOAT32 and COMPLEX64 */
+static int held_type(const gc_interp *it, int type) {
+    if (it->o.precision != GC_PREC_FP64) return type;
+    return type == GC_T_FLOAT32 ? GC_T_FLOAT64 : type == GC_T_COMPLEX64 ? GC_T_COMPLEX128 : type;
+}
+static bool widened(const gc_rt *r) {
+    return r->ir && r->dtype != r->ir->type;
+}
+
 const char *gc_precision_name(gc_precision p) {
-    return p == GC_PREC_FP16 ? "fp16" : p == GC_PREC_FP16_ACC ? "fp16-acc" : "fp32";
+    return p == GC_PREC_FP16 ? "fp16" : p == GC_PREC_FP16_ACC ? "fp16-acc" : p == GC_PREC_FP64 ? "fp64" : "fp32";
 }
 int gc_precision_parse(const char *s) {
     if (!strcmp(s, "fp32")) return GC_PREC_FP32;
     if (!strcmp(s, "fp16")) return GC_PREC_FP16;
     if (!strcmp(s, "fp16-acc")) return GC_PREC_FP16_ACC;
+    if (!strcmp(s, "fp64")) return GC_PREC_FP64;
     return -1;
 }
 
@@ -262,6 +277,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
 void gc_interp_free(gc_interp *it) {
     if (!it) return;
     free(it->arena);
+    free(it->narrow);
     free(it->frames);
     free(it->derived);
     gc_arena_free(&it->pa);
@@ -330,7 +346,7 @@ static gc_status add_frame(gc_interp *it, gc_frame *f) {
 static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     const gc_model *m = it->m;
     const gc_subgraph *s = f->s;
-    bool fp16 = it->o.precision != GC_PREC_FP32;
+    bool fp16 = prec_f16(it->o.precision);
     for (int32_t i = 0; i < s->n_tensors; i++) {
         gc_rt *r = &f->t[i];
         const gc_tensor *t = &s->tensors[i];
@@ -394,6 +410,26 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
             }
         } else if (t->is_variable) {
             r->kind = GC_RT_VAR;
+        }
+        /* fp64: float tensors are held in double; constants widened here (exact) */
+        int ht = held_type(it, t->type);
+        if (ht != t->type && n != UINT64_MAX) {
+            uint64_t wb = gc_type_bytes(ht, n);
+            if (wb == UINT64_MAX || wb > SIZE_MAX) {
+                snprintf(it->err, sizeof it->err, "subgraph %d tensor %d ('%s'): too large to hold in double",
+                         (int)f->sg, (int)i, t->name);
+                return GC_ERR_NOMEM;
+            }
+            if (r->kind == GC_RT_CONST) {
+                double *w = gc_arena_alloc(&it->pa, wb ? (size_t)wb : 1);
+                if (!w) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+                uint64_t ne = (uint64_t)(wb / 8);
+                for (uint64_t e = 0; e < ne; e++) { float v; memcpy(&v, r->data + e * 4, 4); w[e] = v; }
+                r->data = (uint8_t *)w;
+            }
+            r->dtype = (int8_t)ht; r->nbytes = (size_t)wb;
+        }
+        if (r->kind == GC_RT_VAR) {
             r->data = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
             if (!r->data) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
         }
@@ -417,7 +453,7 @@ static gc_status fold_node(gc_interp *it, gc_frame *f, gc_node *n, gc_ctx *ctx) 
     if (st != GC_OK) return node_fail(it, f, n, st, ctx->err);
     for (int j = 0; j < n->n_out; j++) {
         gc_rt *o = n->out[j];
-        if (it->o.precision != GC_PREC_FP32 && o->dtype == GC_T_FLOAT32 && !(n->k->flags & GC_K_OWN_ROUND))
+        if (prec_f16(it->o.precision) && o->dtype == GC_T_FLOAT32 && !(n->k->flags & GC_K_OWN_ROUND))
             gc_f16_round_n((float *)o->data, o->nbytes / 4);
         o->kind = GC_RT_FOLDED; o->known = true;
     }
@@ -541,8 +577,9 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
     f->n_nodes = s->n_ops;
     char kerr[384];
     gc_ctx ctx = { .it = it, .f = f, .m = m, .precision = it->o.precision,
-                   .fp16 = it->o.precision != GC_PREC_FP32,
+                   .fp16 = prec_f16(it->o.precision),
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
+                   .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
                    .err = kerr, .errlen = sizeof kerr };
@@ -560,7 +597,10 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         for (int j = 0; j < n->n_in; j++)
             n->in[j] = op->inputs[j] >= 0 ? &f->t[op->inputs[j]] : NULL;
         for (int j = 0; j < n->n_out; j++) n->out[j] = op->outputs[j] >= 0 ? &f->t[op->outputs[j]] : NULL;
-        n->k = gc_kernel_for(n->code);
+        bool wide = false;
+        for (int j = 0; j < n->n_in; j++) wide |= n->in[j] && widened(n->in[j]);
+        for (int j = 0; j < n->n_out; j++) wide |= n->out[j] && widened(n->out[j]);
+        n->k = wide ? gc_kernel_for_f64(n->code) : gc_kernel_for(n->code);
         if (!n->k) {
             free(order);
             if (n->code == GC_OP_CUSTOM)
@@ -683,7 +723,7 @@ gc_status gc_interp_prepare(gc_interp *it) {
     if (!views || !vp) { free(views); free(vp); return GC_ERR_NOMEM; }
     for (int k = 0; k < s->n_inputs; k++) {
         const gc_tensor *t = &s->tensors[s->inputs[k]];
-        views[k].dtype = t->type; views[k].rank = t->rank;
+        views[k].dtype = (int8_t)held_type(it, t->type); views[k].rank = t->rank;
         for (int d = 0; d < t->rank && d < GC_MAX_RANK; d++) views[k].shape[d] = t->shape[d];
         vp[k] = &views[k];
     }
@@ -720,6 +760,17 @@ gc_status gc_interp_prepare(gc_interp *it) {
             for (int sc = 0; sc < n->n_scratch; sc++) n->scratch[sc] = b + n->scratch_off[sc];
         }
     }
+    /* fp64: the float32 copies the caller fills and reads */
+    it->in_stage = gc_arena_alloc(&it->pa, ((size_t)it->n_in + 1) * sizeof(float *));
+    it->out_stage = gc_arena_alloc(&it->pa, ((size_t)it->n_out + 1) * sizeof(float *));
+    if (!it->in_stage || !it->out_stage) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+    for (int k = 0; k < it->n_in + it->n_out; k++) {
+        gc_rt *r = &it->entry->t[k < it->n_in ? it->in_t[k] : it->out_t[k - it->n_in]];
+        if (!widened(r)) continue;
+        float *p = gc_arena_alloc(&it->pa, r->nbytes / 2 + 1);
+        if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+        if (k < it->n_in) it->in_stage[k] = p; else it->out_stage[k - it->n_in] = p;
+    }
     it->prepared = true;
     it->prepare_ms = (gc_now() - t0) * 1e3;
     return GC_OK;
@@ -739,12 +790,47 @@ static gc_tview view_of(const gc_frame *f, const gc_rt *r, const char *name) {
     return v;
 }
 
+static void narrow_n(float *dst, const double *src, size_t n) {
+    for (size_t i = 0; i < n; i++) dst[i] = (float)src[i];
+}
+static void widen_n(double *dst, const float *src, size_t n) {
+    for (size_t i = 0; i < n; i++) dst[i] = (double)src[i];
+}
+
+/* A view of a tensor held in double as the model's type (float32 copy in `buf`). */
+static gc_tview narrowed_view(const gc_frame *f, const gc_rt *r, const char *name, float *buf) {
+    gc_tview v = view_of(f, r, name);
+    v.dtype = r->ir->type;
+    v.nbytes = r->nbytes / 2;
+    v.data = buf;
+    return v;
+}
+
 static gc_status report(gc_interp *it, gc_frame *f, gc_node *n) {
     if (!it->o.on_node) return GC_OK;
     if (it->o.ask && !it->o.ask(f->sg, n->index, it->o.user)) return GC_OK;
     gc_tview vs[16];
     int k = n->n_out < 16 ? n->n_out : 16;
-    for (int j = 0; j < k; j++) vs[j] = view_of(f, n->out[j], NULL);
+    size_t need = 0;
+    for (int j = 0; j < k; j++)
+        if (widened(n->out[j]) && !it->o.fp64_views) need += (n->out[j]->nbytes / 2 + 63) / 64 * 64;
+    if (need > it->narrow_cap) {
+        void *p = realloc(it->narrow, need);
+        if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+        it->narrow = p; it->narrow_cap = need;
+    }
+    size_t off = 0;
+    for (int j = 0; j < k; j++) {
+        const gc_rt *o = n->out[j];
+        if (widened(o) && !it->o.fp64_views && o->data) {
+            float *b = (float *)((uint8_t *)it->narrow + off);
+            narrow_n(b, (const double *)o->data, o->nbytes / 8);
+            vs[j] = narrowed_view(f, o, NULL, b);
+            off += (o->nbytes / 2 + 63) / 64 * 64;
+        } else {
+            vs[j] = view_of(f, o, NULL);
+        }
+    }
     if (it->o.on_node(n->index, vs, k, it->o.user)) it->stopped = true;
     return GC_OK;
 }
@@ -752,8 +838,9 @@ static gc_status report(gc_interp *it, gc_frame *f, gc_node *n) {
 static gc_status run_frame(gc_interp *it, gc_frame *f) {
     char kerr[384];
     gc_ctx ctx = { .it = it, .f = f, .m = it->m, .precision = it->o.precision,
-                   .fp16 = it->o.precision != GC_PREC_FP32,
+                   .fp16 = prec_f16(it->o.precision),
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
+                   .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
                    .err = kerr, .errlen = sizeof kerr };
@@ -805,13 +892,23 @@ gc_status gc_interp_invoke(gc_interp *it) {
     double t0 = gc_now();
     it->stopped = false;
     gc_frame *f = it->entry;
-    if (it->o.precision != GC_PREC_FP32)
+    if (prec_f16(it->o.precision))
         for (int k = 0; k < f->s->n_inputs; k++) {
             gc_rt *r = &f->t[f->s->inputs[k]];
             if (r->dtype == GC_T_FLOAT32 && r->kind == GC_RT_ACT)
                 gc_f16_round_n((float *)r->data, r->nbytes / 4);
         }
+    for (int k = 0; k < it->n_in; k++)            /* fp64: widen what the caller wrote */
+        if (it->in_stage[k]) {
+            gc_rt *r = &f->t[it->in_t[k]];
+            widen_n((double *)r->data, it->in_stage[k], r->nbytes / 8);
+        }
     gc_status st = run_frame(it, f);
+    for (int k = 0; k < it->n_out && st == GC_OK && !it->o.fp64_views; k++)   /* ... narrow what it reads */
+        if (it->out_stage[k]) {
+            gc_rt *r = &f->t[it->out_t[k]];
+            if (r->data) narrow_n(it->out_stage[k], (const double *)r->data, r->nbytes / 8);
+        }
     it->invoke_ms = (gc_now() - t0) * 1e3;
     return st;
 }
@@ -820,6 +917,8 @@ gc_tview gc_interp_input(const gc_interp *it, int k) {
     gc_tview v; memset(&v, 0, sizeof v);
     const gc_subgraph *s = &it->m->subgraphs[it->entry_sg];
     if (k < 0 || k >= it->n_in) return v;
+    if (it->entry && it->in_stage && it->in_stage[k])
+        return narrowed_view(it->entry, &it->entry->t[it->in_t[k]], it->in_name[k], it->in_stage[k]);
     if (it->entry) return view_of(it->entry, &it->entry->t[it->in_t[k]], it->in_name[k]);
     const gc_tensor *t = &s->tensors[it->in_t[k]];
     v.subgraph = it->entry_sg; v.tensor = it->in_t[k]; v.name = it->in_name[k];
@@ -837,6 +936,8 @@ gc_tview gc_interp_output(const gc_interp *it, int k) {
     gc_tview v; memset(&v, 0, sizeof v);
     if (k < 0 || k >= it->n_out) return v;
     const gc_subgraph *s = &it->m->subgraphs[it->entry_sg];
+    if (it->entry && it->out_stage && it->out_stage[k] && !it->o.fp64_views)
+        return narrowed_view(it->entry, &it->entry->t[it->out_t[k]], it->out_name[k], it->out_stage[k]);
     if (it->entry) return view_of(it->entry, &it->entry->t[it->out_t[k]], it->out_name[k]);
     const gc_tensor *t = &s->tensors[it->out_t[k]];
     v.subgraph = it->entry_sg; v.tensor = it->out_t[k]; v.name = it->out_name[k];

@@ -33,7 +33,16 @@
  *   GC_PREC_FP16_ACC  as FP16, and accumulations (conv / FC / BMM dot products,
  *                     reductions, softmax sums, ...) round after every step, modelling
  *                     half-precision arithmetic.
- * Integer tensors are never touched by the precision mode.
+ *   GC_PREC_FP64      the truth to judge fp32 results by: every FLOAT32 (COMPLEX64) tensor
+ *                     is held as FLOAT64 (COMPLEX128): constants and entry inputs widened
+ *                     exactly, every float op computed in double (each kernel family's
+ *                     double build, interp/fp64.h; math functions are libm's double
+ *                     ones), in the same accumulation order as fp32. Entry inputs are
+ *                     written and outputs read as FLOAT32 (narrowed once, at the end);
+ *                     with opts.fp64_views the outputs and node views are the FLOAT64
+ *                     tensors themselves. Hybrid ops run on dequantized weights.
+ * Integer tensors are never touched by the precision mode (integer-only ops run the same
+ * code in every mode).
  *
  * Node callback: after every op (including ops folded at prepare, reported in order)
  * the interpreter calls on_node(op_index, outs, n_outs, user) with views of the op's
@@ -56,8 +65,8 @@
 #define GC_SIG_AUTO (-2)
 #define GC_DEFAULT_MAX_TENSOR_BYTES (16ull << 30)
 
-typedef enum { GC_PREC_FP32 = 0, GC_PREC_FP16 = 1, GC_PREC_FP16_ACC = 2 } gc_precision;
-const char *gc_precision_name(gc_precision p);       /* "fp32", "fp16", "fp16-acc" */
+typedef enum { GC_PREC_FP32 = 0, GC_PREC_FP16 = 1, GC_PREC_FP16_ACC = 2, GC_PREC_FP64 = 3 } gc_precision;
+const char *gc_precision_name(gc_precision p);       /* "fp32", "fp16", "fp16-acc", "fp64" */
 int gc_precision_parse(const char *s);               /* -1 when unknown */
 
 /* A dense tensor as the interpreter holds it. */
@@ -97,6 +106,8 @@ typedef struct {
     uint64_t max_tensor_bytes;  /* refuse any tensor larger than this (0: 16 GiB) */
     int threads;                /* 0/1 = single thread; N: float CONV_2D / DEPTHWISE_CONV_2D
                                    split their output rows over N threads (same results) */
+    bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
+                                   float tensors narrowed to FLOAT32 for the caller) */
 } gc_interp_opts;
 
 typedef struct {

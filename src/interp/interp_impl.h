@@ -23,6 +23,15 @@
 #include "interp/fp16.h"
 #include "interp/quant.h"
 
+/* A kernel's exported name: each kernel family is compiled twice, once as written and
+ * once in double for --precision fp64 (kernels/<family>_f64.c through interp/fp64.h),
+ * whose kernels are named with a _f64 suffix. */
+#ifndef GC_K
+#define GC_K(name) name
+#endif
+/* a float that stays 32-bit in the double build (model scales read as floats) */
+typedef float gc_f32;
+
 /* ---- run-time tensors ------------------------------------------------------- */
 
 enum { GC_RT_NONE = 0,   /* not used by this frame */
@@ -88,6 +97,7 @@ typedef struct gc_ctx {
     bool fp16;                  /* precision != FP32 */
     bool acc16;                 /* precision == FP16_ACC */
     bool xnn;                   /* qmode == GC_QMODE_XNNPACK */
+    bool fp64;                  /* precision == FP64: float tensors are held as FLOAT64 */
     int threads;                /* >= 1: worker threads a kernel may split its outputs over */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
@@ -113,8 +123,10 @@ enum {
     GC_K_SHAPE_ONLY = 4         /* reads only its inputs' shapes: always folded */
 };
 
-/* The op table: indexed by builtin code; NULL entry = no kernel. */
+/* The op table: indexed by builtin code; NULL entry = no kernel. gc_kernel_for_f64: the
+ * double build of the same kernel (nodes with FLOAT64 / COMPLEX128 tensors in fp64 mode). */
 const gc_kernel *gc_kernel_for(int32_t code);
+const gc_kernel *gc_kernel_for_f64(int32_t code);
 
 /* ---- helpers for kernels -------------------------------------------------------- */
 

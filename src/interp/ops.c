@@ -4,7 +4,8 @@
  *
  * To add an op: write its prepare/eval in the family file under kernels/ (spec comment
  * at the top of that file), export `const gc_kernel gc_k_<op>`, add one X() line here,
- * add a case to tests/c/test_kernels*.c.
+ * add a case to tests/c/test_kernels*.c. A new family file also needs its double build,
+ * kernels/<family>_f64.c (two lines, see interp/fp64.h).
  */
 #include "interp/interp_impl.h"
 
@@ -68,16 +69,23 @@
     /* signal.c */ \
     X(RFFT2D, gc_k_rfft2d) X(COMPLEX_ABS, gc_k_complex_abs) X(REAL, gc_k_real) X(IMAG, gc_k_imag)
 
-#define GC_DECL(code, sym) extern const gc_kernel sym;
+#define GC_DECL(code, sym) extern const gc_kernel sym; extern const gc_kernel sym##_f64;
 GC_INTERP_OPS(GC_DECL)
 #undef GC_DECL
 
 #define GC_ROW(code, sym) [GC_OP_##code] = &sym,
 static const gc_kernel *const table[GC_OP_COUNT] = { GC_INTERP_OPS(GC_ROW) };
 #undef GC_ROW
+#define GC_ROW64(code, sym) [GC_OP_##code] = &sym##_f64,
+static const gc_kernel *const table64[GC_OP_COUNT] = { GC_INTERP_OPS(GC_ROW64) };
+#undef GC_ROW64
 
 _Static_assert(GC_OP_COUNT == 210, "schema gained ops: review the op table");
 
 const gc_kernel *gc_kernel_for(int32_t code) {
     return code >= 0 && code < GC_OP_COUNT ? table[code] : NULL;
+}
+
+const gc_kernel *gc_kernel_for_f64(int32_t code) {
+    return code >= 0 && code < GC_OP_COUNT ? table64[code] : NULL;
 }

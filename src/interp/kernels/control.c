@@ -117,7 +117,7 @@ static gc_status while_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_call = { "CALL", call_prepare, call_eval, GC_K_NOFOLD };
-const gc_kernel gc_k_composite = { "STABLEHLO_COMPOSITE", composite_prepare, call_eval, GC_K_NOFOLD };
-const gc_kernel gc_k_if = { "IF", if_prepare, if_eval, GC_K_NOFOLD };
-const gc_kernel gc_k_while = { "WHILE", while_prepare, while_eval, GC_K_NOFOLD };
+const gc_kernel GC_K(gc_k_call) = { "CALL", call_prepare, call_eval, GC_K_NOFOLD };
+const gc_kernel GC_K(gc_k_composite) = { "STABLEHLO_COMPOSITE", composite_prepare, call_eval, GC_K_NOFOLD };
+const gc_kernel GC_K(gc_k_if) = { "IF", if_prepare, if_eval, GC_K_NOFOLD };
+const gc_kernel GC_K(gc_k_while) = { "WHILE", while_prepare, while_eval, GC_K_NOFOLD };

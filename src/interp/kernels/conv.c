@@ -87,7 +87,7 @@ typedef struct {
     bool hybrid;
     int hq;                             /* GC_HQ_* */
     int8_t *w8;                         /* filter as int8, [KH][KW][ICg][OC] ([KH][KW][OC] dw) */
-    float *hs;                          /* per output channel filter scale */
+    gc_f32 *hs;                         /* per output channel filter scale */
     int q_slot, qp_slot;                /* scratch: quantized input; per-batch step and zero point */
     bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
 } conv_data;
@@ -190,7 +190,7 @@ static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x,
     gc_act_range_f(d->act, &d->lo, &d->hi);
     const size_t kn = (size_t)K * (size_t)d->OC;
     bool fresh;
-    if (ctx->fp16) {            /* dequantized, rounded to half: the float path */
+    if (ctx->fp16 || ctx->fp64) {          /* dequantized, rounded to half: the float path */
         d->wt = gc_ctx_derived(ctx, w->data, 30 + d->kind, d->OC, K, kn * sizeof(float), &fresh);
         if (!d->wt) return GC_ERR_NOMEM;
         for (int64_t oc = 0; oc < d->OC && fresh; oc++)
@@ -736,6 +736,6 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_conv_2d = { "CONV_2D", conv_prepare, conv_eval, 0 };
-const gc_kernel gc_k_depthwise_conv_2d = { "DEPTHWISE_CONV_2D", conv_prepare, conv_eval, 0 };
-const gc_kernel gc_k_transpose_conv = { "TRANSPOSE_CONV", conv_prepare, conv_eval, 0 };
+const gc_kernel GC_K(gc_k_conv_2d) = { "CONV_2D", conv_prepare, conv_eval, 0 };
+const gc_kernel GC_K(gc_k_depthwise_conv_2d) = { "DEPTHWISE_CONV_2D", conv_prepare, conv_eval, 0 };
+const gc_kernel GC_K(gc_k_transpose_conv) = { "TRANSPOSE_CONV", conv_prepare, conv_eval, 0 };

@@ -374,7 +374,7 @@ static gc_status select_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-#define BIN(sym, name) const gc_kernel sym = { name, binary_prepare, binary_eval, 0 };
+#define BIN(sym, name) const gc_kernel GC_K(sym) = { name, binary_prepare, binary_eval, 0 };
 BIN(gc_k_add, "ADD")
 BIN(gc_k_sub, "SUB")
 BIN(gc_k_mul, "MUL")
@@ -395,5 +395,5 @@ BIN(gc_k_logical_and, "LOGICAL_AND")
 BIN(gc_k_logical_or, "LOGICAL_OR")
 BIN(gc_k_prelu, "PRELU")
 #undef BIN
-const gc_kernel gc_k_select = { "SELECT", select_prepare, select_eval, 0 };
-const gc_kernel gc_k_select_v2 = { "SELECT_V2", select_prepare, select_eval, 0 };
+const gc_kernel GC_K(gc_k_select) = { "SELECT", select_prepare, select_eval, 0 };
+const gc_kernel GC_K(gc_k_select_v2) = { "SELECT_V2", select_prepare, select_eval, 0 };

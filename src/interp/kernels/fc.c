@@ -65,7 +65,7 @@ typedef struct fc_data {
     int hq;                     /* GC_HQ_* input quantization */
     int8_t *w8;                 /* weights [K][N] */
     int32_t *rowsum;            /* per unit: sum over k of w */
-    float *hs;                  /* per unit weight scale */
+    gc_f32 *hs;                 /* per unit weight scale */
     int q_slot;                 /* scratch: one quantized row of x */
 } fc_data;
 
@@ -218,7 +218,7 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
     GC_UNSUP(ctx, n->n_in < 3 || n->in[2] == NULL, "bias with blockwise weights is not supported");
     d->rows = (int64_t)(gc_numel(x) / (uint64_t)d->K);
     d->blockwise = true;
-    d->xnn = ctx->xnn;
+    d->xnn = ctx->xnn && !ctx->fp64;     /* fp64: the dequantizing reference */
     gc_act_range_f(act, &d->lo, &d->hi);
     size_t nb = (size_t)(d->N * (d->K / d->block));
     d->w4 = gc_ctx_alloc(ctx, (size_t)(d->N * d->K));
@@ -303,7 +303,7 @@ static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act) {
     const int64_t K = d->K, N = d->N;
     size_t kn = (size_t)K * (size_t)N;
     bool fresh;
-    if (ctx->fp16) {
+    if (ctx->fp16 || ctx->fp64) {
         d->wt = gc_ctx_derived(ctx, w->data, 23, N, K, kn * sizeof(float), &fresh);
         if (!d->wt) return GC_ERR_NOMEM;
         for (int64_t u = 0; u < N && fresh; u++)
@@ -438,7 +438,7 @@ typedef struct {
     int hq;
     int8_t *b8;                 /* every matrix of b as [K][N] */
     int32_t *rowsum;            /* per matrix of b and column n: sum over k */
-    float *hs;                  /* per column scale */
+    gc_f32 *hs;                 /* per column scale */
     int q_slot, row_slot;
     const float *bf;            /* fp16 modes: b dequantized (the float path reads it) */
 } bmm_data;
@@ -460,7 +460,7 @@ static gc_status bmm_hybrid_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     GC_UNSUP(ctx, K < (1 << 24), "hybrid depth %lld is too large", (long long)K);
     const int64_t nm = (int64_t)(gc_numel(b) / (uint64_t)(K * N));
     size_t total = (size_t)nm * (size_t)K * (size_t)N;
-    if (ctx->fp16) {            /* dequantize into a FLOAT32 copy of b the float path reads */
+    if (ctx->fp16 || ctx->fp64) {          /* dequantize into a FLOAT32 copy of b the float path reads */
         float *f = gc_ctx_alloc(ctx, total * sizeof(float));
         if (!f) return GC_ERR_NOMEM;
         for (size_t i = 0; i < total; i++) {
@@ -639,5 +639,5 @@ GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_fully_connected = { "FULLY_CONNECTED", fc_prepare, fc_eval, 0 };
-const gc_kernel gc_k_batch_matmul = { "BATCH_MATMUL", bmm_prepare, bmm_eval, 0 };
+const gc_kernel GC_K(gc_k_fully_connected) = { "FULLY_CONNECTED", fc_prepare, fc_eval, 0 };
+const gc_kernel GC_K(gc_k_batch_matmul) = { "BATCH_MATMUL", bmm_prepare, bmm_eval, 0 };

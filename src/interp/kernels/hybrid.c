@@ -77,7 +77,13 @@ void gc_hq_quantize(int mode, const float *x, size_t n, int8_t *q, float *step, 
     *zp = iz;
 }
 
-gc_status gc_hq_scales(gc_ctx *ctx, const gc_rt *w, int64_t units, int qdim, float **scales,
+void gc_hq_quantize_d(int mode, const double *x, size_t n, int8_t *q, double *step, int32_t *zp) {
+    (void)mode; (void)x;
+    memset(q, 0, n);
+    *step = 1.0; *zp = 0;
+}
+
+gc_status gc_hq_scales(gc_ctx *ctx, const gc_rt *w, int64_t units, int qdim, gc_f32 **scales,
                        bool *per_channel, bool *all_equal) {
     GC_ENSURE(ctx, w->known, "hybrid weights must be constant");
     GC_UNSUP(ctx, w->dtype == GC_T_INT8 || w->dtype == GC_T_INT4, "hybrid weights of type %s are not supported",

@@ -113,6 +113,6 @@ static gc_status pool_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_average_pool_2d = { "AVERAGE_POOL_2D", pool_prepare, pool_eval, 0 };
-const gc_kernel gc_k_max_pool_2d = { "MAX_POOL_2D", pool_prepare, pool_eval, 0 };
-const gc_kernel gc_k_l2_pool_2d = { "L2_POOL_2D", pool_prepare, pool_eval, 0 };
+const gc_kernel GC_K(gc_k_average_pool_2d) = { "AVERAGE_POOL_2D", pool_prepare, pool_eval, 0 };
+const gc_kernel GC_K(gc_k_max_pool_2d) = { "MAX_POOL_2D", pool_prepare, pool_eval, 0 };
+const gc_kernel GC_K(gc_k_l2_pool_2d) = { "L2_POOL_2D", pool_prepare, pool_eval, 0 };

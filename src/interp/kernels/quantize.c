@@ -197,7 +197,7 @@ static gc_status densify_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_quantize = { "QUANTIZE", quantize_prepare, quantize_eval, 0 };
-const gc_kernel gc_k_dequantize = { "DEQUANTIZE", dequantize_prepare, dequantize_eval, 0 };
-const gc_kernel gc_k_cast = { "CAST", cast_prepare, cast_eval, 0 };
-const gc_kernel gc_k_densify = { "DENSIFY", densify_prepare, densify_eval, 0 };
+const gc_kernel GC_K(gc_k_quantize) = { "QUANTIZE", quantize_prepare, quantize_eval, 0 };
+const gc_kernel GC_K(gc_k_dequantize) = { "DEQUANTIZE", dequantize_prepare, dequantize_eval, 0 };
+const gc_kernel GC_K(gc_k_cast) = { "CAST", cast_prepare, cast_eval, 0 };
+const gc_kernel GC_K(gc_k_densify) = { "DENSIFY", densify_prepare, densify_eval, 0 };

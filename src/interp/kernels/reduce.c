@@ -297,13 +297,13 @@ static gc_status cumsum_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_mean = { "MEAN", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_sum = { "SUM", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_reduce_max = { "REDUCE_MAX", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_reduce_min = { "REDUCE_MIN", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_reduce_prod = { "REDUCE_PROD", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_reduce_any = { "REDUCE_ANY", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_reduce_all = { "REDUCE_ALL", reduce_prepare, reduce_eval, 0 };
-const gc_kernel gc_k_arg_max = { "ARG_MAX", arg_prepare, arg_eval, 0 };
-const gc_kernel gc_k_arg_min = { "ARG_MIN", arg_prepare, arg_eval, 0 };
-const gc_kernel gc_k_cumsum = { "CUMSUM", cumsum_prepare, cumsum_eval, 0 };
+const gc_kernel GC_K(gc_k_mean) = { "MEAN", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_sum) = { "SUM", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_reduce_max) = { "REDUCE_MAX", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_reduce_min) = { "REDUCE_MIN", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_reduce_prod) = { "REDUCE_PROD", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_reduce_any) = { "REDUCE_ANY", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_reduce_all) = { "REDUCE_ALL", reduce_prepare, reduce_eval, 0 };
+const gc_kernel GC_K(gc_k_arg_max) = { "ARG_MAX", arg_prepare, arg_eval, 0 };
+const gc_kernel GC_K(gc_k_arg_min) = { "ARG_MIN", arg_prepare, arg_eval, 0 };
+const gc_kernel GC_K(gc_k_cumsum) = { "CUMSUM", cumsum_prepare, cumsum_eval, 0 };

@@ -135,5 +135,5 @@ static gc_status resize_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_resize_bilinear = { "RESIZE_BILINEAR", resize_prepare, resize_eval, 0 };
-const gc_kernel gc_k_resize_nearest = { "RESIZE_NEAREST_NEIGHBOR", resize_prepare, resize_eval, 0 };
+const gc_kernel GC_K(gc_k_resize_bilinear) = { "RESIZE_BILINEAR", resize_prepare, resize_eval, 0 };
+const gc_kernel GC_K(gc_k_resize_nearest) = { "RESIZE_NEAREST_NEIGHBOR", resize_prepare, resize_eval, 0 };

@@ -142,4 +142,4 @@ static gc_status lstm_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_unidirectional_sequence_lstm = { "UNIDIRECTIONAL_SEQUENCE_LSTM", lstm_prepare, lstm_eval, GC_K_NOFOLD };
+const gc_kernel GC_K(gc_k_unidirectional_sequence_lstm) = { "UNIDIRECTIONAL_SEQUENCE_LSTM", lstm_prepare, lstm_eval, GC_K_NOFOLD };

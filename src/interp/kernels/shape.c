@@ -541,20 +541,20 @@ static gc_status range_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_reshape = { "RESHAPE", reshape_prepare, copy_eval, 0 };
-const gc_kernel gc_k_squeeze = { "SQUEEZE", squeeze_prepare, copy_eval, 0 };
-const gc_kernel gc_k_expand_dims = { "EXPAND_DIMS", expand_dims_prepare, copy_eval, 0 };
-const gc_kernel gc_k_shape = { "SHAPE", shape_prepare, shape_eval, GC_K_SHAPE_ONLY };
-const gc_kernel gc_k_rank = { "RANK", rank_prepare, rank_eval, GC_K_SHAPE_ONLY };
-const gc_kernel gc_k_transpose = { "TRANSPOSE", transpose_prepare, transpose_eval, 0 };
-const gc_kernel gc_k_concat = { "CONCATENATION", concat_prepare, concat_eval, 0 };
-const gc_kernel gc_k_pack = { "PACK", pack_prepare, concat_eval, 0 };
-const gc_kernel gc_k_unpack = { "UNPACK", unpack_prepare, split_eval, 0 };
-const gc_kernel gc_k_split = { "SPLIT", split_prepare, split_eval, 0 };
-const gc_kernel gc_k_split_v = { "SPLIT_V", split_v_prepare, split_eval, 0 };
-const gc_kernel gc_k_tile = { "TILE", tile_prepare, tile_eval, 0 };
-const gc_kernel gc_k_broadcast_to = { "BROADCAST_TO", broadcast_to_prepare, tile_eval, 0 };
-const gc_kernel gc_k_reverse_v2 = { "REVERSE_V2", reverse_prepare, reverse_eval, 0 };
-const gc_kernel gc_k_fill = { "FILL", fill_prepare, fill_eval, 0 };
-const gc_kernel gc_k_zeros_like = { "ZEROS_LIKE", zeros_like_prepare, zeros_like_eval, 0 };
-const gc_kernel gc_k_range = { "RANGE", range_prepare, range_eval, 0 };
+const gc_kernel GC_K(gc_k_reshape) = { "RESHAPE", reshape_prepare, copy_eval, 0 };
+const gc_kernel GC_K(gc_k_squeeze) = { "SQUEEZE", squeeze_prepare, copy_eval, 0 };
+const gc_kernel GC_K(gc_k_expand_dims) = { "EXPAND_DIMS", expand_dims_prepare, copy_eval, 0 };
+const gc_kernel GC_K(gc_k_shape) = { "SHAPE", shape_prepare, shape_eval, GC_K_SHAPE_ONLY };
+const gc_kernel GC_K(gc_k_rank) = { "RANK", rank_prepare, rank_eval, GC_K_SHAPE_ONLY };
+const gc_kernel GC_K(gc_k_transpose) = { "TRANSPOSE", transpose_prepare, transpose_eval, 0 };
+const gc_kernel GC_K(gc_k_concat) = { "CONCATENATION", concat_prepare, concat_eval, 0 };
+const gc_kernel GC_K(gc_k_pack) = { "PACK", pack_prepare, concat_eval, 0 };
+const gc_kernel GC_K(gc_k_unpack) = { "UNPACK", unpack_prepare, split_eval, 0 };
+const gc_kernel GC_K(gc_k_split) = { "SPLIT", split_prepare, split_eval, 0 };
+const gc_kernel GC_K(gc_k_split_v) = { "SPLIT_V", split_v_prepare, split_eval, 0 };
+const gc_kernel GC_K(gc_k_tile) = { "TILE", tile_prepare, tile_eval, 0 };
+const gc_kernel GC_K(gc_k_broadcast_to) = { "BROADCAST_TO", broadcast_to_prepare, tile_eval, 0 };
+const gc_kernel GC_K(gc_k_reverse_v2) = { "REVERSE_V2", reverse_prepare, reverse_eval, 0 };
+const gc_kernel GC_K(gc_k_fill) = { "FILL", fill_prepare, fill_eval, 0 };
+const gc_kernel GC_K(gc_k_zeros_like) = { "ZEROS_LIKE", zeros_like_prepare, zeros_like_eval, 0 };
+const gc_kernel GC_K(gc_k_range) = { "RANGE", range_prepare, range_eval, 0 };

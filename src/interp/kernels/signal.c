@@ -123,7 +123,7 @@ static gc_status cplx_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_rfft2d = { "RFFT2D", rfft_prepare, rfft_eval, 0 };
-const gc_kernel gc_k_complex_abs = { "COMPLEX_ABS", cplx_prepare, cplx_eval, 0 };
-const gc_kernel gc_k_real = { "REAL", cplx_prepare, cplx_eval, 0 };
-const gc_kernel gc_k_imag = { "IMAG", cplx_prepare, cplx_eval, 0 };
+const gc_kernel GC_K(gc_k_rfft2d) = { "RFFT2D", rfft_prepare, rfft_eval, 0 };
+const gc_kernel GC_K(gc_k_complex_abs) = { "COMPLEX_ABS", cplx_prepare, cplx_eval, 0 };
+const gc_kernel GC_K(gc_k_real) = { "REAL", cplx_prepare, cplx_eval, 0 };
+const gc_kernel GC_K(gc_k_imag) = { "IMAG", cplx_prepare, cplx_eval, 0 };

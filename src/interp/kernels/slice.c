@@ -291,7 +291,7 @@ typedef struct {
     uint64_t rows, cols, n;         /* table [rows, cols] (flattened), n ids */
     size_t row_bytes;               /* EL_COPY: bytes of one row */
     double scale;                   /* hybrid, per-tensor */
-    const float *row_scale;         /* hybrid, per-row: rows scales, else NULL */
+    const gc_f32 *row_scale;        /* hybrid, per-row: rows scales, else NULL */
 } embed_data;
 
 static gc_status embedding_lookup_prepare(gc_ctx *ctx, gc_node *n) {
@@ -606,15 +606,15 @@ static gc_status d2s_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_slice = { "SLICE", slice_prepare, slice_eval, 0 };
-const gc_kernel gc_k_strided_slice = { "STRIDED_SLICE", strided_slice_prepare, slice_eval, 0 };
-const gc_kernel gc_k_gather = { "GATHER", gather_prepare, gather_eval, 0 };
-const gc_kernel gc_k_gather_nd = { "GATHER_ND", gather_nd_prepare, gather_nd_eval, 0 };
-const gc_kernel gc_k_embedding_lookup = { "EMBEDDING_LOOKUP", embedding_lookup_prepare, embedding_lookup_eval, 0 };
-const gc_kernel gc_k_pad = { "PAD", pad_prepare, pad_eval, 0 };
-const gc_kernel gc_k_padv2 = { "PADV2", pad_prepare, pad_eval, 0 };
-const gc_kernel gc_k_mirror_pad = { "MIRROR_PAD", mirror_pad_prepare, pad_eval, 0 };
-const gc_kernel gc_k_space_to_batch = { "SPACE_TO_BATCH_ND", s2b_prepare, s2b_eval, 0 };
-const gc_kernel gc_k_batch_to_space = { "BATCH_TO_SPACE_ND", b2s_prepare, s2b_eval, 0 };
-const gc_kernel gc_k_depth_to_space = { "DEPTH_TO_SPACE", d2s_prepare, d2s_eval, 0 };
-const gc_kernel gc_k_space_to_depth = { "SPACE_TO_DEPTH", d2s_prepare, d2s_eval, 0 };
+const gc_kernel GC_K(gc_k_slice) = { "SLICE", slice_prepare, slice_eval, 0 };
+const gc_kernel GC_K(gc_k_strided_slice) = { "STRIDED_SLICE", strided_slice_prepare, slice_eval, 0 };
+const gc_kernel GC_K(gc_k_gather) = { "GATHER", gather_prepare, gather_eval, 0 };
+const gc_kernel GC_K(gc_k_gather_nd) = { "GATHER_ND", gather_nd_prepare, gather_nd_eval, 0 };
+const gc_kernel GC_K(gc_k_embedding_lookup) = { "EMBEDDING_LOOKUP", embedding_lookup_prepare, embedding_lookup_eval, 0 };
+const gc_kernel GC_K(gc_k_pad) = { "PAD", pad_prepare, pad_eval, 0 };
+const gc_kernel GC_K(gc_k_padv2) = { "PADV2", pad_prepare, pad_eval, 0 };
+const gc_kernel GC_K(gc_k_mirror_pad) = { "MIRROR_PAD", mirror_pad_prepare, pad_eval, 0 };
+const gc_kernel GC_K(gc_k_space_to_batch) = { "SPACE_TO_BATCH_ND", s2b_prepare, s2b_eval, 0 };
+const gc_kernel GC_K(gc_k_batch_to_space) = { "BATCH_TO_SPACE_ND", b2s_prepare, s2b_eval, 0 };
+const gc_kernel GC_K(gc_k_depth_to_space) = { "DEPTH_TO_SPACE", d2s_prepare, d2s_eval, 0 };
+const gc_kernel GC_K(gc_k_space_to_depth) = { "SPACE_TO_DEPTH", d2s_prepare, d2s_eval, 0 };

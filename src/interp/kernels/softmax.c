@@ -92,6 +92,6 @@ static gc_status softmax_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-const gc_kernel gc_k_softmax = { "SOFTMAX", softmax_prepare, softmax_eval, 0 };
-const gc_kernel gc_k_log_softmax = { "LOG_SOFTMAX", softmax_prepare, softmax_eval, 0 };
-const gc_kernel gc_k_l2_normalization = { "L2_NORMALIZATION", softmax_prepare, softmax_eval, 0 };
+const gc_kernel GC_K(gc_k_softmax) = { "SOFTMAX", softmax_prepare, softmax_eval, 0 };
+const gc_kernel GC_K(gc_k_log_softmax) = { "LOG_SOFTMAX", softmax_prepare, softmax_eval, 0 };
+const gc_kernel GC_K(gc_k_l2_normalization) = { "L2_NORMALIZATION", softmax_prepare, softmax_eval, 0 };

@@ -185,7 +185,7 @@ static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
-#define UN(sym, name) const gc_kernel sym = { name, unary_prepare, unary_eval, 0 };
+#define UN(sym, name) const gc_kernel GC_K(sym) = { name, unary_prepare, unary_eval, 0 };
 UN(gc_k_logistic, "LOGISTIC")
 UN(gc_k_tanh, "TANH")
 UN(gc_k_relu, "RELU")

@@ -1,0 +1,3 @@
+/* control_f64.c — the double build of control.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "control.c"

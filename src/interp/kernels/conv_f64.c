@@ -1,0 +1,3 @@
+/* conv_f64.c — the double build of conv.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "conv.c"

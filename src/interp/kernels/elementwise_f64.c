@@ -1,0 +1,3 @@
+/* elementwise_f64.c — the double build of elementwise.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "elementwise.c"

@@ -1,0 +1,3 @@
+/* fc_f64.c — the double build of fc.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "fc.c"

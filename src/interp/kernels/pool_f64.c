@@ -1,0 +1,3 @@
+/* pool_f64.c — the double build of pool.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "pool.c"

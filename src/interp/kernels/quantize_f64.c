@@ -1,0 +1,3 @@
+/* quantize_f64.c — the double build of quantize.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "quantize.c"

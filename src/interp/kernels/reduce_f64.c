@@ -1,0 +1,3 @@
+/* reduce_f64.c — the double build of reduce.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "reduce.c"

@@ -1,0 +1,3 @@
+/* resize_f64.c — the double build of resize.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "resize.c"

@@ -1,0 +1,3 @@
+/* rnn_f64.c — the double build of rnn.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "rnn.c"

@@ -1,0 +1,3 @@
+/* signal_f64.c — the double build of signal.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "signal.c"

@@ -1,0 +1,3 @@
+/* slice_f64.c — the double build of slice.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "slice.c"

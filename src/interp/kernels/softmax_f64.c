@@ -1,0 +1,3 @@
+/* softmax_f64.c — the double build of softmax.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "softmax.c"

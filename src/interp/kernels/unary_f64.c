@@ -1,0 +1,3 @@
+/* unary_f64.c — the double build of unary.c for --precision fp64 (interp/fp64.h). */
+#include "interp/fp64.h"
+#include "unary.c"
