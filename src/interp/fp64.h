@@ -45,6 +45,9 @@ static inline double gc_act_d(double v, double lo, double hi) { return v < lo ? 
 #undef GC_K
 #define GC_K(name) name##_f64
 
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wkeyword-macro"
+#endif
 #define float double
 #define GC_T_FLOAT32 GC_T_FLOAT64
 #define GC_T_COMPLEX64 GC_T_COMPLEX128

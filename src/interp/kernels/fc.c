@@ -16,8 +16,14 @@
  *   (INT8 per-tensor or per-channel weights with zp_w = 0; UINT8 per-tensor; INT16
  *   activations with INT8 weights accumulate in int64 with an int64 or int32 bias),
  *   out = clamp(MultiplyByQuantizedMultiplier(acc, s_x s_w / s_out) + zp_out). INT8
- *   BATCH_MATMUL likewise with both zero points. Hybrid (float x, integer W) is not
- *   supported (an error says so).
+ *   BATCH_MATMUL likewise with both zero points.
+ * Hybrid (float x, constant INT8 / INT4 W with one scale or one per unit, zero points 0;
+ *   interp/hybrid.h): FULLY_CONNECTED quantizes each row of x (asymmetric_quantize_inputs:
+ *   asymmetric, else symmetric; --int-arith xnnpack: XNNPACK's qd8), acc = sum q w - z_x
+ *   rowsum(w) in int32 (int64 past 65793 terms), y = bias + acc (s_x s_w[u]) (XNNPACK:
+ *   fma(acc s_x, s_w[u], bias)), then the clamp; BATCH_MATMUL with a constant INT8 / INT4 b
+ *   likewise per row of a (no bias). Bit-exact with LiteRT's builtin kernels and with
+ *   XNNPACK on single-op models (tests/interp/parity_litert.py).
  * Blockwise INT4 weights (BlockwiseQuantization: FLOAT16 scale per unit and block of the
  *   depth, no zero points; FLOAT32 x): the reference dequantizes, w s, and accumulates
  *   x w s in k order. With --int-arith xnnpack, as LiteRT's CPU runtime (XNNPACK's
@@ -27,7 +33,10 @@
  * With --int-arith xnnpack, quantized FULLY_CONNECTED rescales as conv.c does (float32
  *   scale s_x s_w / s_out, round half to even).
  * fp16: weights / bias rounded at prepare; fp16-acc rounds each product and each
- *   partial sum, then the bias addition.
+ *   partial sum, then the bias addition. Hybrid weights in fp16 / fp16-acc / fp64 are
+ *   dequantized (w s, rounded to half in fp16) and run the float path; blockwise weights
+ *   in fp64 always take the dequantizing reference (in double).
+ * fp64 (fc_f64.c): the same loops in double.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"
