@@ -4,8 +4,9 @@
 #   make ctest      the C unit tests only
 #   make asan       C tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make ubsan      C tests under UndefinedBehaviorSanitizer alone
-#   make fuzz       libFuzzer targets (clang): build/fuzz_read (model + check), build/fuzz_interp;
-#                   FUZZ_SECONDS=60 make fuzz-run
+#   make fuzz       libFuzzer targets (clang): build/fuzz_read (model + check), build/fuzz_interp,
+#                   build/fuzz_npy (.npy/.npz readers), build/fuzz_verify (verify + compare CLI on
+#                   hostile .npy), and their replay mains; FUZZ_SECONDS=60 make fuzz-run (every target)
 #   make demo       install what it needs, then the main job on the built-in default model
 #   make zoo        every model recipe (models/<family>/<model>/) end to end, one table
 #                   (ZOO="name ..." for some; build/zoo/<family>/<model>/ holds the outputs)
@@ -81,7 +82,8 @@ ubsan:
 # ---- fuzzing (needs clang with libFuzzer) --------------------------------------
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-fuzz: build/fuzz_read build/fuzz_replay build/fuzz_interp
+FUZZ_TARGETS := build/fuzz_read build/fuzz_interp build/fuzz_npy build/fuzz_verify
+fuzz: $(FUZZ_TARGETS) build/fuzz_replay build/fuzz_replay_npy build/fuzz_replay_verify
 FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c src/report/*.c src/check/*.c)
 build/fuzz_read: fuzz/fuzz_read.c $(FUZZ_SRC)
 	@mkdir -p build
@@ -93,8 +95,27 @@ build/fuzz_interp: fuzz/fuzz_interp.c $(INTERP_FUZZ_SRC)
 build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
 	@mkdir -p build
 	$(CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
-fuzz-run: build/fuzz_read
-	./fuzz/run.sh $(FUZZ_SECONDS)
+# the .npy readers, and `verify` / `compare` (the CLI code itself, src/cli/main.c's helpers
+# through fuzz/cli_glue.c) on hostile .npy inputs; seeds: fuzz/seeds-npy, fuzz/seeds-verify
+# (fuzz/make_seeds.py)
+NPY_FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c) src/verify/npy.c src/verify/compare.c
+VERIFY_FUZZ_SRC := fuzz/cli_glue.c src/cli/verify.c src/cli/compare.c \
+                   $(wildcard src/common/*.c src/model/*.c src/verify/*.c src/interp/*.c src/interp/kernels/*.c)
+FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all
+build/fuzz_npy: fuzz/fuzz_npy.c $(NPY_FUZZ_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $^ $(LDLIBS)
+build/fuzz_verify: fuzz/fuzz_verify.c $(VERIFY_FUZZ_SRC)
+	@mkdir -p build
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $^ $(LDLIBS)
+build/fuzz_replay_npy: fuzz/fuzz_npy.c fuzz/replay.c $(NPY_FUZZ_SRC)
+	@mkdir -p build
+	$(CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+build/fuzz_replay_verify: fuzz/fuzz_verify.c fuzz/replay.c $(VERIFY_FUZZ_SRC)
+	@mkdir -p build
+	$(CC) $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+fuzz-run: $(FUZZ_TARGETS)
+	./fuzz/run.sh $(FUZZ_SECONDS) read interp npy verify
 
 demo:
 	./tools/setup.sh

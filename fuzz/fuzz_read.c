@@ -29,6 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r) {
             gc_str c = {0};
             gc_check_text(r, m, "fuzz", true, &c);
+            gc_check_text(r, m, "fuzz", false, &c);      /* grouped findings */
+            gc_check_summary_text(r, "fuzz", false, &c); /* --quiet */
             gc_check_json(r, m, "fuzz", &c);
             gc_str_free(&c);
             gc_check_free(r);
