@@ -8,7 +8,8 @@
         device tool's 64 MiB is carried as a *twin* (../shared/tools/device/twin.py: the
         same graph, regenerated weights): GPU-vs-CPU numbers stay meaningful, a
         comparison with PyTorch does not, and every table says which file ran. The
-        reference inputs (OUT/ref/input_<k>.npy) travel too and are fed to both runs.
+        reference inputs (OUT/ref/input_<k>.npy) travel too where small (token ids,
+        masks) and are fed to every run; larger ones (images) get the sin pattern.
     (there)  TEXT=0 RUNS=1 bash runtime/litert/device.sh     -> $OUT/reports.jsonl, env.txt
     tools/zoo_device.py collect DIR
         DIR/reports.jsonl + DIR/env.txt -> docs/measurements/zoo-h200.jsonl (one row per
@@ -61,8 +62,11 @@ def cmd_pack(a):
             files.append(dst)
             ref = os.path.join(out, "ref")
             if os.path.isdir(ref):
-                inputs[stem] = [os.path.join(ref, f) for f in sorted(os.listdir(ref))
-                                if f.startswith("input_")]
+                fs = [os.path.join(ref, f) for f in sorted(os.listdir(ref)) if f.startswith("input_")]
+                # small inputs (token ids, masks) travel; images and spectrograms would not
+                # fit the device tool's 64 MiB next to the runtimes: those get the sin pattern
+                if sum(os.path.getsize(f) for f in fs) <= a.max_input_kb * 1024:
+                    inputs[stem] = fs
     if not files:
         print("zoo_device: nothing exported yet (make zoo)", file=sys.stderr)
         return 2
@@ -119,6 +123,8 @@ def cmd_collect(a):
                             x["corr"] = min(o["corr"] if o.get("corr") is not None else 1.0 for o in outs)
                             x["max_abs"] = max(o.get("max_abs") or 0 for o in outs)
                             x["pass"] = all(o.get("pass") for o in outs)
+                            x["outputs"] = [{"max_abs": o.get("max_abs"), "corr": o.get("corr"),
+                                             "ref_max_abs": o.get("ref_max_abs")} for o in outs]
                     e["modes"][m.get("mode")] = x
                 row["runtimes"].append(e)
             rows.append(row)
@@ -137,8 +143,10 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("pack")
     p.add_argument("names", nargs="*")
-    p.add_argument("--real-max-mb", type=float, default=6.0,
-                   help="carry the real file when it xz-compresses below this (default 6)")
+    p.add_argument("--real-max-mb", type=float, default=0.3,
+                   help="carry the real file when it xz-compresses below this (default 0.3)")
+    p.add_argument("--max-input-kb", type=float, default=64,
+                   help="carry the reference inputs when they total at most this (default 64)")
     c = sub.add_parser("collect")
     c.add_argument("dir")
     a = ap.parse_args()

@@ -331,6 +331,8 @@ def main_verify(recipe, argv=None):
     if plain and os.path.exists(plain):
         doc["plain"] = _check(plain)
     doc["check"] = _check(model)
+    doc["ref_spread"] = [(float(np.std(r.astype(np.float64))) if r.size else 0.0, list(r.shape))
+                         for r in refs]
     # the reference interpreter: fp32 and the GPU's fp16 storage precision
     from .core import Interpreter, Model
     from ._lib import GpucleanError
@@ -370,6 +372,10 @@ def _worst(section):
 
 def _verdict(doc, min16):
     why = []
+    for k, (std, shape) in enumerate(doc.get("ref_spread") or []):
+        if not std > 0:
+            why.append("reference output %d %s is constant (std %g): parity would prove nothing"
+                       % (k, shape, std))
     if not doc["check"].get("gpu_clean"):
         why.append("not GPU-clean on the checker (%s)" % doc["check"].get("residency"))
     for k, bar in (("interp_fp32", MIN_CORR_FP32), ("litert_cpu", MIN_CORR_FP32),
