@@ -20,7 +20,7 @@ policy="rejected+seed" still turns them into symptoms, for whoever wants the old
 from __future__ import annotations
 
 FIX_ID_REMEDIES = {
-    "fix.gather_nd": ["gather_nd"],
+    "fix.gather_nd": ["gather_nd", "padding_mask"],   # padding_mask: transformers' 2-D padding mask
     "fix.rank5": ["rank5", "repeat_kv"],
     "fix.pad.rank4": ["rank5"],          # rank-2 PADs of torchvision Swin's run-time shift mask
     "fix.broadcast_to.runtime": ["repeat_kv", "expand"],
@@ -29,9 +29,14 @@ FIX_ID_REMEDIES = {
     "fix.split.slices": ["chunk"],
     "fix.mirror_pad": ["reflect_pad"],
     "fix.transpose_conv.unfuse_activation": ["conv_transpose"],
+    # fp16 lint rules (checker "risks"), for when risks are routed (today only a measured
+    # GPU-precision failure is, to fp16_norms): fp16_eps is exact and adds 1 node per norm,
+    # fp16_norms the overflow-safe forms. There is no eps-underflow lint yet.
+    "fp16.sum_of_squares": ["fp16_eps", "fp16_norms"],
+    "fp16.l2norm": ["fp16_norms"],
 }
 OP_REMEDIES = {
-    "GATHER_ND": ["gather_nd"], "PADV2": ["gather_nd"],
+    "GATHER_ND": ["gather_nd", "padding_mask"], "PADV2": ["gather_nd"],
     "SELECT": ["select"], "SELECT_V2": ["select"],
     "SPLIT": ["chunk"], "SPLIT_V": ["chunk"],
     "BROADCAST_TO": ["repeat_kv", "expand"],

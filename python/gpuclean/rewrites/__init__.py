@@ -28,9 +28,12 @@ from .misc import (Conv1x1Linear, ReflectPad, ReflectPadConv2d, chunk_slices, ed
                    inplace_sensitive_modules, linear_to_conv1x1, patch_channel_attention,
                    patch_chunk, patch_inplace_activations, patch_reflect_pad, reflect_pad,
                    split_slices)
-from .norms import (SafeInstanceNorm2d, SafeLayerNorm, SafeRMSNorm, hierarchical_max,
-                    hierarchical_mean, patch_fp16_norms, patch_instance_norm, patch_rmsnorm,
-                    patch_safe_layernorm, safe_layer_norm, safe_rms_norm, safe_variance)
+from .masks import padding_mask_reshape, patch_padding_mask
+from .norms import (GuardedNorm, SafeGroupNorm, SafeInstanceNorm2d, SafeLayerNorm, SafeRMSNorm,
+                    hierarchical_max, hierarchical_mean, norm_spec, patch_fp16_eps,
+                    patch_fp16_norms, patch_group_norm, patch_instance_norm, patch_rmsnorm,
+                    patch_safe_layernorm, safe_group_norm, safe_layer_norm, safe_rms_norm,
+                    safe_variance, staged_mean)
 from .rank import (ChannelShuffle4, PixelShuffle4, PixelUnshuffle4, channel_shuffle4,
                    patch_channel_shuffle, patch_einops, patch_pixel_shuffle, permute4,
                    pixel_shuffle4, pixel_unshuffle4, pixelshuffle_to_conv_transpose, rearrange)
@@ -156,9 +159,18 @@ REMEDIES = {r.name: r for r in [
            "ConvTranspose1d/2d -> zero-stuff + conv"),
     Remedy("mask_expand", ["ADD(BATCH_MATMUL, mask[*,1,S,S])"], "bit-exact", _mask,
            "attention mask pre-expanded over heads (scaled_dot_product_attention)"),
-    Remedy("fp16_norms", ["fp16 reduction overflow"], "~1e-6",
+    Remedy("fp16_norms", ["fp16 reduction overflow", "fp16 eps underflow"], "~1e-6",
            lambda m, i: (sum(patch_fp16_norms(m).values()), []),
-           "LayerNorm / RMSNorm / InstanceNorm in the scaled domain"),
+           "LayerNorm / RMSNorm / GroupNorm / InstanceNorm (subclasses probe-verified) in the "
+           "max-scaled domain: no square or sum can overflow, no constant below 2^-14, zero rows "
+           "finite"),
+    Remedy("fp16_eps", ["fp16 eps underflow"], "exact where var + eps >= 2.33e-10 (row std >= 1.5e-5)",
+           lambda m, i: (patch_fp16_eps(m), []),
+           "norms with eps < 2^-14 (LayerNorm 1e-12 of BERT/ViT/YOLOS) -> plain decomposition with "
+           "rsqrt(var + eps) capped at 65504: a zero-variance row gives 0, not 0 * inf = NaN, in fp16"),
+    Remedy("padding_mask", ["GATHER_ND"], "bit-exact", _fn_only(patch_padding_mask),
+           "transformers.masking_utils padding mask [B, T] indexed by batch/kv aranges -> reshape "
+           "to [B, 1, 1, T] (no GATHER_ND)"),
     Remedy("channel_attention", ["FULLY_CONNECTED layout"], "~1e-7",
            lambda m, i: (patch_channel_attention(m), []),
            "channel-attention Linear -> 1x1 conv"),
