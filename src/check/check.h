@@ -149,6 +149,12 @@ void gc_check_text(const gc_check_result *r, const gc_model *m, const char *path
 void gc_check_summary_text(const gc_check_result *r, const char *path, bool subgraphs, gc_str *out);
 /* One JSON document, schema 1 (see check_report.c for the field list). */
 void gc_check_json(const gc_check_result *r, const gc_model *m, const char *path, gc_str *out);
+/* The fix ids gc_check can name (fixes.c; gc_check_node.fix_id), each once: the i-th or
+ * NULL past the end. *advice_only (may be NULL): no `gpuclean fix` pass implements it —
+ * the node's .tflite text then reads "no .tflite fix yet (PyTorch rewrite: ...)". */
+const char *gc_fix_id_at(int i, bool *advice_only);
+bool gc_fix_id_advice(const char *id);
+
 /* "GPU residency: 71/72 nodes in 1 partition(s)" */
 void gc_check_residency_line(const gc_check_result *r, gc_str *out);
 

@@ -83,8 +83,12 @@ int gc_cli_fix(int argc, char **argv) {
             const char *v = value(argc, argv, &i, flag);
             if (!v) return gc_cli_usage_error("fix", "%s needs a comma-separated list of passes", flag);
             char bad[128];
-            if (gc_fix_list_unknown(v, bad, sizeof bad))
+            if (gc_fix_list_unknown(v, bad, sizeof bad)) {
+                if (gc_fix_id_advice(bad))
+                    return gc_cli_usage_error("fix", "%s: '%s' is advice only: no .tflite pass implements it yet "
+                                              "(gpuclean check names the PyTorch rewrite; gpuclean fix --list)", flag, bad);
                 return gc_cli_usage_error("fix", "%s: unknown pass '%s' (gpuclean fix --list)", flag, bad);
+            }
             if (!strcmp(flag, "--only")) o.only = v;
             else if (!strcmp(flag, "--skip")) o.skip = v;
             else o.force = v;

@@ -18,6 +18,7 @@
 /* ---- the registry ------------------------------------------------------------------ */
 
 static const gc_fix_pass *const registry[] = {
+    &gc_fix_densify_const,        /* fix.densify (first: what it makes constant, const_fold can fold on) */
     &gc_fix_broadcast_to_const,   /* fix.broadcast_to.const */
     &gc_fix_const_fold,           /* fix.const_fold (early: no later pass rewrites ops a fold removes) */
     &gc_fix_broadcast_to_tile,    /* fix.broadcast_to.runtime */
@@ -28,9 +29,12 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_select_to_arith,      /* fix.select.arith */
     &gc_fix_squeeze_to_reshape,   /* fix.squeeze.reshape */
     &gc_fix_strided_slice_canon,  /* fix.strided_slice.no_shrink */
+    &gc_fix_strided_slice_lower,  /* fix.strided_slice.version (bool slices as SLICE v1, offset/masks resolved) */
     &gc_fix_gather_flatten,       /* fix.gather.flatten_indices */
     &gc_fix_gather_const_rows,    /* fix.gather.const_indices */
     &gc_fix_pad_rank4,            /* fix.pad.rank4 */
+    &gc_fix_arg_min_to_max,       /* fix.arg_min */
+    &gc_fix_identical_inputs,     /* fix.identical_inputs */
     &gc_fix_transpose_conv_act,   /* fix.transpose_conv.unfuse_activation */
     &gc_fix_rank_align,           /* fix.broadcast.rank4 (classic.mixed_rank_broadcast) */
     &gc_fix_bmm_mask_expand,      /* fix.bmm_mask.expand (fp16.bmm_mask_broadcast) */
@@ -198,6 +202,7 @@ typedef struct {
     int32_t partitions;         /* delegated partitions */
     int32_t segments;           /* CPU + GPU node subsets the interpreter runs */
     int32_t risk;               /* nodes with the pass's risk */
+    int32_t fatal_nodes;        /* nodes whose kernel would fail to build */
 } verdict;
 
 static verdict verdict_of(const gc_check_result *r, const char *risk) {
@@ -210,6 +215,8 @@ static verdict verdict_of(const gc_check_result *r, const char *risk) {
     for (int32_t s = 0; s < r->n_subgraphs; s++)
         if (!r->subgraphs[s].skipped) v.segments += r->subgraphs[s].node_subsets;
     v.risk = count_risk(r, risk);
+    v.fatal_nodes = 0;
+    for (int32_t i = 0; i < r->n_nodes; i++) v.fatal_nodes += r->nodes[i].fatal;
     return v;
 }
 
@@ -412,6 +419,8 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
     int32_t out0 = sg->ops[op].n_outputs > 0 ? sg->ops[op].outputs[0] : -1;
     snprintf(node, sizeof node, "%s", out0 >= 0 ? sg->tensors[out0].name : "");
 
+    const gc_check_node *an = node_of(*cur, sgi, op);
+    bool anchor_fatal = an && an->fatal;
     snapshot s;
     if (!snap_take(m, sgi, &s)) { gc_errf(err, errlen, "out of memory (snapshot)"); return SITE_ERROR; }
     gc_fix_ctx *c = calloc(1, sizeof *c);
@@ -454,9 +463,25 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
         bool fixed_fatal = vb.fatal && !va.fatal;
         bool more_cpu = strict && va.cpu > vb.cpu;
         bool split = strict && !fixed_fatal && more_pieces(*cur, nr);
-        bool worse = after > before || more_cpu || split || (p->risk && va.risk > vb.risk);
+        bool worse = after > before || more_cpu || split || (p->risk && va.risk > vb.risk) ||
+                     (va.fatal && va.fatal_nodes > vb.fatal_nodes);
+        /* the node that broke delegate init no longer does (the delegate stops at the
+         * first such node, so the next one may show now): progress, the failure goes
+         * once the last of them is rewritten */
+        bool fatal_moved = false;
+        if (vb.fatal && va.fatal && anchor_fatal) {
+            fatal_moved = true;
+            for (int32_t i = 0; i < nr->n_nodes && fatal_moved; i++) {
+                const gc_check_node *n = &nr->nodes[i];
+                if (!n->fatal || n->subgraph != sgi || n->index >= sg->n_ops) continue;
+                const gc_op *nop = &sg->ops[n->index];
+                int32_t t0 = nop->n_outputs ? nop->outputs[0] : -1;
+                for (int k = 0; k < c->n_new; k++) if (t0 >= 0 && c->new_outs[k] == t0) fatal_moved = false;
+            }
+        }
         bool better = fixed_fatal || after < before || va.cpu < vb.cpu || va.segments < vb.segments ||
-                      (p->risk && va.risk < vb.risk);
+                      (p->risk && va.risk < vb.risk) || (vb.fatal && va.fatal_nodes < vb.fatal_nodes) ||
+                      fatal_moved;
         /* a whole-model blocker (a dynamic-sized tensor) that stays keeps every node on
          * the CPU whatever the site does: only removing it or removing nodes is a gain */
         if ((*cur)->model_error && nr->model_error) better = va.cpu < vb.cpu;
@@ -589,7 +614,8 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
     char bad[128];
     if (gc_fix_list_unknown(o.only, bad, sizeof bad) || gc_fix_list_unknown(o.skip, bad, sizeof bad) ||
         gc_fix_list_unknown(o.force, bad, sizeof bad)) {
-        gc_errf(err, errlen, "unknown pass '%s'", bad);
+        if (gc_fix_id_advice(bad)) gc_errf(err, errlen, "'%s' is advice only: no .tflite pass implements it yet", bad);
+        else gc_errf(err, errlen, "unknown pass '%s'", bad);
         return NULL;
     }
     gc_fix_result *r = calloc(1, sizeof *r);

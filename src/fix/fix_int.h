@@ -147,6 +147,7 @@ void fx_dims(char *buf, size_t n, int rank, const int32_t *shape);
 void fx_dims64(char *buf, size_t n, int rank, const int64_t *v);
 
 /* ---- the passes (one file each) ----------------------------------------------------- */
+extern const gc_fix_pass gc_fix_densify_const;
 extern const gc_fix_pass gc_fix_broadcast_to_const;
 extern const gc_fix_pass gc_fix_broadcast_to_tile;
 extern const gc_fix_pass gc_fix_gather_nd_const;
@@ -156,6 +157,9 @@ extern const gc_fix_pass gc_fix_split_to_slices;
 extern const gc_fix_pass gc_fix_select_to_arith;
 extern const gc_fix_pass gc_fix_squeeze_to_reshape;
 extern const gc_fix_pass gc_fix_strided_slice_canon;
+extern const gc_fix_pass gc_fix_strided_slice_lower;
+extern const gc_fix_pass gc_fix_arg_min_to_max;
+extern const gc_fix_pass gc_fix_identical_inputs;
 extern const gc_fix_pass gc_fix_gather_flatten;
 extern const gc_fix_pass gc_fix_gather_const_rows;
 extern const gc_fix_pass gc_fix_pad_rank4;

@@ -105,6 +105,8 @@ void gc_fix_text(const gc_fix_result *r, const gc_model *m, const char *in_path,
             const gc_fix_decline *d = decline_for(r, n, name);
             if (d) gc_str_printf(o, "\n    %s left it: %s\n", d->pass->id, d->reason);
             else if (p) gc_str_printf(o, "\n    %s [%s] did not apply\n", p->id, n->fix_id);
+            else if (n->fix_id && n->fix_id[0] && gc_fix_id_advice(n->fix_id))
+                gc_str_printf(o, "\n    no gpuclean rewrite for %s: %s\n", n->fix_id, n->fix_tflite ? n->fix_tflite : "");
             else if (n->fix_id && n->fix_id[0])
                 gc_str_printf(o, "\n    no gpuclean rewrite for %s (%s)\n", n->fix_id, n->fix_tflite ? n->fix_tflite : "");
             else gc_str_puts(o, "\n    no gpuclean rewrite\n");
