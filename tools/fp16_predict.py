@@ -70,7 +70,8 @@ def main():
             continue
         for rt in r["runtimes"]:
             g = (rt["modes"].get("gpu-fp16") or {})
-            if not g.get("outputs") or g.get("residency", "").split("/")[0] in ("0", ""):
+            # a whole-model CPU fallback measured the CPU against itself: not a GPU number
+            if not g.get("outputs") or g.get("fallback_all") or (g.get("residency") or "x").startswith("0/"):
                 continue
             for k, o in enumerate(g["outputs"]):
                 if k >= len(pred["fp32"]) or o.get("max_abs") is None:
