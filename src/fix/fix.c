@@ -181,15 +181,20 @@ static int32_t count_refused(const gc_check_result *r) {
     return n;
 }
 
-static int32_t count_risk(const gc_check_result *r, const char *rule) {
+/* a risk rule of pass p (p->risk or p->risk2) */
+static bool is_pass_risk(const gc_fix_pass *p, const char *rule) {
+    return p && rule && ((p->risk && !strcmp(rule, p->risk)) || (p->risk2 && !strcmp(rule, p->risk2)));
+}
+
+static int32_t count_risk(const gc_check_result *r, const gc_fix_pass *p) {
     int32_t n = 0;
-    for (int32_t i = 0; rule && i < r->n_risks; i++) n += r->risks[i].rule && !strcmp(r->risks[i].rule, rule);
+    for (int32_t i = 0; i < r->n_risks; i++) n += is_pass_risk(p, r->risks[i].rule);
     return n;
 }
 
-static bool has_risk(const gc_check_result *r, int32_t sg, int32_t node, const char *rule) {
-    for (int32_t i = 0; rule && i < r->n_risks; i++)
-        if (r->risks[i].subgraph == sg && r->risks[i].node == node && r->risks[i].rule && !strcmp(r->risks[i].rule, rule))
+static bool has_risk(const gc_check_result *r, int32_t sg, int32_t node, const gc_fix_pass *p) {
+    for (int32_t i = 0; i < r->n_risks; i++)
+        if (r->risks[i].subgraph == sg && r->risks[i].node == node && is_pass_risk(p, r->risks[i].rule))
             return true;
     return false;
 }
@@ -205,7 +210,7 @@ typedef struct {
     int32_t fatal_nodes;        /* nodes whose kernel would fail to build */
 } verdict;
 
-static verdict verdict_of(const gc_check_result *r, const char *risk) {
+static verdict verdict_of(const gc_check_result *r, const gc_fix_pass *p) {
     verdict v;
     v.fatal = r->fatal != NULL;
     v.refused = count_refused(r);
@@ -214,7 +219,7 @@ static verdict verdict_of(const gc_check_result *r, const char *risk) {
     v.segments = 0;
     for (int32_t s = 0; s < r->n_subgraphs; s++)
         if (!r->subgraphs[s].skipped) v.segments += r->subgraphs[s].node_subsets;
-    v.risk = count_risk(r, risk);
+    v.risk = count_risk(r, p);
     v.fatal_nodes = 0;
     for (int32_t i = 0; i < r->n_nodes; i++) v.fatal_nodes += r->nodes[i].fatal;
     return v;
@@ -457,13 +462,17 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
          * GPU work in no more pieces — and strictly better somewhere: fewer refused, CPU
          * nodes, node subsets or risks, or the init failure gone (forced sites: no worse
          * is enough). */
-        verdict vb = verdict_of(*cur, p->risk), va = verdict_of(nr, p->risk);
+        verdict vb = verdict_of(*cur, p), va = verdict_of(nr, p);
+        bool risky = p->risk || p->risk2;
+        char rname[160];
+        snprintf(rname, sizeof rname, "%s%s%s", p->risk ? p->risk : "", p->risk && p->risk2 ? "/" : "",
+                 p->risk2 ? p->risk2 : "");
         int32_t before = vb.refused, after = va.refused;
         bool new_fatal = va.fatal && !vb.fatal;
         bool fixed_fatal = vb.fatal && !va.fatal;
         bool more_cpu = strict && va.cpu > vb.cpu;
         bool split = strict && !fixed_fatal && more_pieces(*cur, nr);
-        bool worse = after > before || more_cpu || split || (p->risk && va.risk > vb.risk) ||
+        bool worse = after > before || more_cpu || split || (risky && va.risk > vb.risk) ||
                      (va.fatal && va.fatal_nodes > vb.fatal_nodes);
         /* the node that broke delegate init no longer does (the delegate stops at the
          * first such node, so the next one may show now): progress, the failure goes
@@ -480,7 +489,7 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
             }
         }
         bool better = fixed_fatal || after < before || va.cpu < vb.cpu || va.segments < vb.segments ||
-                      (p->risk && va.risk < vb.risk) || (vb.fatal && va.fatal_nodes < vb.fatal_nodes) ||
+                      (risky && va.risk < vb.risk) || (vb.fatal && va.fatal_nodes < vb.fatal_nodes) ||
                       fatal_moved;
         /* a whole-model blocker (a dynamic-sized tensor) that stays keeps every node on
          * the CPU whatever the site does: only removing it or removing nodes is a gain */
@@ -528,10 +537,10 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
                 snprintf(why, sizeof why, "rolled back: the GPU work would be cut into more pieces (%d -> %d CPU/GPU "
                          "node subsets, %d -> %d partition(s))", vb.segments, va.segments, vb.partitions,
                          va.partitions);
-            else if (p->risk && va.risk > vb.risk)
-                snprintf(why, sizeof why, "rolled back: the checker would report %s on more nodes", p->risk);
-            else if (p->risk && va.risk == vb.risk && !better)
-                snprintf(why, sizeof why, "rolled back: the checker still reports %s", p->risk);
+            else if (risky && va.risk > vb.risk)
+                snprintf(why, sizeof why, "rolled back: the checker would report %s on more nodes", rname);
+            else if (risky && va.risk == vb.risk && !better)
+                snprintf(why, sizeof why, "rolled back: the checker still reports %s", rname);
             else if (nr->model_error && (*cur)->model_error)
                 snprintf(why, sizeof why, "rolled back: no gain (every node stays on the CPU: %s)", nr->model_error);
             else
@@ -586,7 +595,7 @@ static bool run_rounds(builder *b, gc_model *m, const gc_fix_opts *o, const bool
                     if (out0 < 0 || seen(b, p, sgi, out0)) continue;
                     if (!forced) {
                         const gc_check_node *n = node_of(*cur, sgi, op);
-                        if (!n || (n->state != GC_NODE_REJECTED && !n->fatal && !has_risk(*cur, sgi, op, p->risk)))
+                        if (!n || (n->state != GC_NODE_REJECTED && !n->fatal && !has_risk(*cur, sgi, op, p)))
                             continue;
                     }
                     int rc = try_site(b, m, o, p, sgi, op, forced, strict, cur, err, errlen);

@@ -88,6 +88,9 @@ typedef struct gc_fix_pass {
      * carrying it are targets too, and such a site is kept when the risk count drops
      * with no more refused nodes. NULL: none. */
     const char *risk;
+    /* A second risk rule the pass removes, counted and targeted with `risk`
+     * ("mldrift.mixed_rank_broadcast"). NULL: none. */
+    const char *risk2;
     /* Rewrite the site anchored at op `op` of subgraph c->sg: 1 rewritten, 0 declined
      * (reason in the context: gc_fix_decline), -1 out of memory. */
     int (*apply)(gc_fix_ctx *c, int32_t op);

@@ -10,13 +10,21 @@
  *               classic.mixed_rank_broadcast risk). It also turns classic refusals
  *               ("Doesn't support broadcasting - input0: [..], input1: [..]") into
  *               same-rank broadcasts the allow-list does not police.
- * Precondition: two runtime inputs of ranks that differ, both static, that broadcast
- *               (right-aligned, each dim 1 or equal); the op's output rank is the larger
- *               rank. Targets: nodes the checker refuses, or that carry the
- *               classic.mixed_rank_broadcast risk.
+ *               The same misalignment was measured on ML Drift, with a constant
+ *               operand too (the checker's mldrift.mixed_rank_broadcast risk, both
+ *               targets): in Swin's last stage ADD([24,49,49], const [1,24,49,49]) gave
+ *               corr 0.985 on an NVIDIA H200 (LiteRT.js 2.5.3, libLiteRt 2.3.0).
+ *               A constant lower-rank operand becomes a new tensor over the same
+ *               buffer with the higher-rank shape (no new op).
+ * Precondition: two inputs of ranks that differ (not both constant), both static, that
+ *               broadcast (right-aligned, each dim 1 or equal); the op's output rank is
+ *               the larger rank. Targets: nodes the checker refuses, or that carry the
+ *               classic.mixed_rank_broadcast or mldrift.mixed_rank_broadcast risk.
  * Exactness:    bit-exact (the same elements meet; a reshape moves nothing).
  */
 #include "fix_int.h"
+
+#include <stdio.h>
 
 static const int32_t anchors[] = {
     GC_OP_ADD, GC_OP_SUB, GC_OP_MUL, GC_OP_DIV, GC_OP_MAXIMUM, GC_OP_MINIMUM, GC_OP_POW,
@@ -29,7 +37,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     gc_fix_tinfo a, b, y;
     if (!fx_info(c, o->inputs[0], &a) || !fx_info(c, o->inputs[1], &b) || !fx_info(c, o->outputs[0], &y))
         return fx_decline(c, "missing operand or rank > %d", GC_FIX_MAXR);
-    if (a.rank == b.rank || a.is_const || b.is_const) return fx_pass_over(c);   /* refused for another reason */
+    if (a.rank == b.rank || (a.is_const && b.is_const)) return fx_pass_over(c);   /* refused for another reason */
     if (!a.is_static || !b.is_static || !y.is_static) return fx_decline(c, "dynamic shapes");
     gc_fix_tinfo *lo = a.rank < b.rank ? &a : &b, *hi = a.rank < b.rank ? &b : &a;
     if (y.rank != hi->rank) return fx_decline(c, "the output rank is not the operands' larger rank");
@@ -43,16 +51,32 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     gc_options opt = o->opt;
     int32_t code = fx_code(c, op), version = gc_op_code(c->m, o)->version;
     int32_t in[2] = { a.index, b.index };
+    bool lo_const = lo->is_const;
+    if (lo_const && !fx_data(c, lo->index, NULL)) return fx_decline(c, "the constant operand has no data");
     fx_remove_op(c, op);
-    int32_t lr = fx_new_tensor(c, y.name, "rank_aligned", lo->type, hi->rank, shape, lo->quant);
-    if (lr < 0 || fx_add_reshape(c, op, lo->index, lr) < 0) return -1;
+    int32_t lr, at = op;
+    if (lo_const) {
+        /* the same bytes under the higher-rank shape: a new constant tensor over the buffer */
+        char name[600];
+        snprintf(name, sizeof name, "%s/gc_fix/rank_aligned", y.name);
+        uint32_t buf = fx_t(c, lo->index)->buffer;
+        lr = gc_sg_add_tensor(c->m, c->sg, name, lo->type, hi->rank, shape, buf);
+        if (lr < 0) { c->oom = true; return -1; }
+        fx_t(c, lr)->quant = (gc_quant *)lo->quant;
+    } else {
+        lr = fx_new_tensor(c, y.name, "rank_aligned", lo->type, hi->rank, shape, lo->quant);
+        if (lr < 0 || fx_add_reshape(c, at++, lo->index, lr) < 0) return -1;
+    }
     if (in[0] == lo->index) in[0] = lr; else in[1] = lr;
-    int32_t k = fx_add_op(c, op + 1, code, version, 2, in, 1, &y.index);
+    int32_t k = fx_add_op(c, at, code, version, 2, in, 1, &y.index);
     if (k < 0) return -1;
     fx_op(c, k)->opt = opt;
     char dims[128];
     fx_dims(dims, sizeof dims, hi->rank, shape);
-    fx_note(c, "RESHAPE '%s' to %s, then %s on equal ranks", lo->name, dims, gc_builtin_name(code));
+    if (lo_const)
+        fx_note(c, "constant '%s' viewed as %s, then %s on equal ranks", lo->name, dims, gc_builtin_name(code));
+    else
+        fx_note(c, "RESHAPE '%s' to %s, then %s on equal ranks", lo->name, dims, gc_builtin_name(code));
     return 1;
 }
 
@@ -64,5 +88,6 @@ const gc_fix_pass gc_fix_rank_align = {
     .exactness = GC_FIX_BIT_EXACT,
     .scope = GC_FIX_SCOPE_REFUSED,
     .risk = "classic.mixed_rank_broadcast",
+    .risk2 = "mldrift.mixed_rank_broadcast",
     .apply = apply,
 };

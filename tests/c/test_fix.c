@@ -842,11 +842,61 @@ GC_TEST(fix_rank_align_classic) {
     CHECK_EQ_INT(count_ops(b.m, GC_OP_RESHAPE), 1);
     CHECK(r.r && r.r->after.gpu_clean);
     run_free(&r);
-    /* ML Drift aligns right itself: no risk, nothing to do */
+    /* already aligned: nothing more to do on ML Drift either */
     run r2;
     fix_run(b.m, NULL, &r2, true);
     CHECK_EQ_INT(r2.r ? r2.r->n_changes : -1, 0);
     run_free(&r2);
+    gc_model_free(b.m);
+}
+
+GC_TEST(fix_rank_align_mldrift_const) {
+    /* Swin's last stage: BATCH_MATMUL out [4,5,5] (rank 3) + constant [1,4,5,5] bias;
+     * measured misaligned on ML Drift (H200), constant operand included */
+    for (int lo_const = 0; lo_const < 2; lo_const++) {
+        mb b = mb_new();
+        float bias[100];
+        for (int i = 0; i < 100; i++) bias[i] = 0.01f * (float)i - 0.3f;
+        int32_t a, k, y;
+        if (!lo_const) {   /* runtime rank 3, constant rank 4 */
+            a = T(&b, "scores", GC_T_FLOAT32, 3, V(4, 5, 5));
+            k = C(&b, "bias", GC_T_FLOAT32, 4, V(1, 4, 5, 5), bias, sizeof bias);
+        } else {           /* runtime rank 4, constant rank 3 [1,5,5] is benign: use [4,5,5] */
+            a = T(&b, "scores", GC_T_FLOAT32, 4, V(1, 4, 5, 5));
+            k = C(&b, "bias", GC_T_FLOAT32, 3, V(4, 5, 5), bias, sizeof bias);
+        }
+        y = T(&b, "biased", GC_T_FLOAT32, 4, V(1, 4, 5, 5));
+        OP(&b, GC_OP_ADD, 1, 2, V(a, k), 1, V(y));
+        IO(&b, 1, V(a), 1, V(y));
+        for (int t = 0; t < 2; t++)
+            CHECK_EQ_INT(count_risks(b.m, t ? GC_TARGET_CLASSIC : GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"), 1);
+        run r;
+        fix_run(b.m, NULL, &r, true);   /* verified bit-exact on the interpreter */
+        CHECK_EQ_INT(sites(r.r, "rank_align"), 1);
+        CHECK_EQ_INT(count_risks(b.m, GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"), 0);
+        CHECK_EQ_INT(count_risks(b.m, GC_TARGET_CLASSIC, "mldrift.mixed_rank_broadcast"), 0);
+        CHECK_EQ_INT(count_ops(b.m, GC_OP_RESHAPE), lo_const ? 0 : 1);
+        CHECK(r.r && r.r->after.gpu_clean);
+        const gc_subgraph *sg = &b.m->subgraphs[0];
+        for (int32_t i = 0; i < sg->n_ops; i++) {
+            const gc_op *op = &sg->ops[i];
+            if (gc_op_builtin(b.m, op) != GC_OP_ADD) continue;
+            CHECK_EQ_INT(sg->tensors[op->inputs[0]].rank, 4);
+            CHECK_EQ_INT(sg->tensors[op->inputs[1]].rank, 4);
+        }
+        CHECK(r.r && r.r->exactness == GC_FIX_BIT_EXACT);
+        run_free(&r);
+        gc_model_free(b.m);
+    }
+    /* a leading 1 aligns either way: [1,5,5] + [1,4,5,5] carries no ML Drift risk */
+    mb b = mb_new();
+    float bias[25] = { 0 };
+    int32_t a = T(&b, "scores", GC_T_FLOAT32, 4, V(1, 4, 5, 5));
+    int32_t k = C(&b, "bias", GC_T_FLOAT32, 3, V(1, 5, 5), bias, sizeof bias);
+    int32_t y = T(&b, "biased", GC_T_FLOAT32, 4, V(1, 4, 5, 5));
+    OP(&b, GC_OP_ADD, 1, 2, V(a, k), 1, V(y));
+    IO(&b, 1, V(a), 1, V(y));
+    CHECK_EQ_INT(count_risks(b.m, GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"), 0);
     gc_model_free(b.m);
 }
 
