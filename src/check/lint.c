@@ -231,11 +231,16 @@ static void lint_node(const lctx *L, int32_t i, gc_target target) {
     }
     /* The same misalignment measured on ML Drift (and on classic), constant operand
      * included: rank 4 with a rank-2/3 operand whose dim 0 > 1 (a leading 1 aligns
-     * either way). */
+     * either way), where the rank-4 operand's axis that dim 0 meets is > 1 too.
+     * Measured on the H200: Swin's [24,49,49] + const [1,24,49,49] is wrong (corr
+     * 0.985); a BMM's [8,32,32] + mask [1,1,32,32] (Llama, BERT, DINOv2: the axis is 1,
+     * the mask is the same for every head) is right. */
     if (op->n_inputs == 2 && (c == GC_OP_ADD || c == GC_OP_MUL || c == GC_OP_SUB || c == GC_OP_DIV)) {
         const gc_tensor *a = T(L, op->inputs[0]), *b = T(L, op->inputs[1]);
         const gc_tensor *lo = a && b && a->rank == 4 ? b : a && b && b->rank == 4 ? a : NULL;
-        if (lo && (lo->rank == 2 || lo->rank == 3) && lo->shape && lo->shape[0] > 1)
+        const gc_tensor *hi = lo == a ? b : a;
+        if (lo && (lo->rank == 2 || lo->rank == 3) && lo->shape && lo->shape[0] > 1 &&
+            hi && hi->shape && hi->shape[4 - lo->rank] > 1)
             emit(L, i, "mldrift.mixed_rank_broadcast", GC_RISK_WARN, "reshape the lower-rank operand to rank 4 before the op",
                  "mixed-rank broadcast (%d-D with %d-D, dim 0 of the lower-rank operand > 1): misaligned on the GPU, "
                  "constant operand or not (measured on an NVIDIA H200, LiteRT.js 2.5.3 and libLiteRt 2.3.0, fp32: "

@@ -898,6 +898,16 @@ GC_TEST(fix_rank_align_mldrift_const) {
     IO(&b, 1, V(a), 1, V(y));
     CHECK_EQ_INT(count_risks(b.m, GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"), 0);
     gc_model_free(b.m);
+    /* a head mask [1,1,5,5] on [4,5,5] scores: the axis dim 0 meets is 1 (measured right
+     * on the H200 in Llama/BERT/DINOv2): no risk */
+    mb b2 = mb_new();
+    int32_t s2 = T(&b2, "scores", GC_T_FLOAT32, 3, V(4, 5, 5));
+    int32_t m2 = T(&b2, "mask", GC_T_FLOAT32, 4, V(1, 1, 5, 5));
+    int32_t y2 = T(&b2, "masked", GC_T_FLOAT32, 4, V(1, 4, 5, 5));
+    OP(&b2, GC_OP_ADD, 1, 2, V(s2, m2), 1, V(y2));
+    IO(&b2, 2, V(s2, m2), 1, V(y2));
+    CHECK_EQ_INT(count_risks(b2.m, GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"), 0);
+    gc_model_free(b2.m);
 }
 
 static gc_model *model_attention(bool const_mask) {
