@@ -11,7 +11,7 @@
         reference inputs (OUT/ref/input_<k>.npy) travel too where small (token ids,
         masks) and are fed to every run; larger ones (images) get the sin pattern.
     (there)  TEXT=0 RUNS=1 bash runtime/litert/device.sh     -> $OUT/reports.jsonl, env.txt
-    tools/zoo_device.py collect DIR
+    tools/zoo_device.py collect DIR [--merge]
         DIR/reports.jsonl + DIR/env.txt -> docs/measurements/zoo-h200.jsonl (one row per
         model and file: runtime, version, device, residency, GPU vs CPU per precision)
 """
@@ -129,6 +129,10 @@ def cmd_collect(a):
                 row["runtimes"].append(e)
             rows.append(row)
     dst = os.path.join(top, "docs", "measurements", "zoo-h200.jsonl")
+    if a.merge and os.path.exists(dst):      # keep earlier runs' rows for other files
+        seen = {(r["model"], r["file"]) for r in rows}
+        with open(dst) as f:
+            rows += [r for r in (json.loads(l) for l in f if l.strip()) if (r["model"], r["file"]) not in seen]
     tmp = dst + ".tmp"
     with open(tmp, "w") as f:
         for row in sorted(rows, key=lambda r: (r["model"], r["file"])):
@@ -149,6 +153,7 @@ def main():
                    help="carry the reference inputs when they total at most this (default 64)")
     c = sub.add_parser("collect")
     c.add_argument("dir")
+    c.add_argument("--merge", action="store_true", help="keep rows of files this run did not have")
     a = ap.parse_args()
     return cmd_pack(a) if a.cmd == "pack" else cmd_collect(a)
 

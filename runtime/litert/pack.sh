@@ -10,7 +10,7 @@
 #   gpuclean.xz    build/gpuclean (built here, x86-64)
 #   *.deb          the Vulkan/GL loader libraries (libvulkan1, libegl1, ...)
 #   models/        the models to run (default: every ../shared/corpus/*.tflite), xz'd
-# Usage: runtime/litert/pack.sh [--dest DIR] [--no-native] [MODEL.tflite ...]
+# Usage: runtime/litert/pack.sh [--dest DIR] [--no-native] [MODEL.tflite ...]   (XZ_LEVEL=1: faster, for twins)
 # Needs: make (build/gpuclean), runtime/litert/setup.sh done, xz, apt-get (for the .debs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,7 +69,7 @@ if ! ls "$dest"/libvulkan1_*.deb >/dev/null 2>&1; then
     || echo "pack.sh: warning: could not download the Vulkan/GL loader .debs" >&2
   rm -rf "$lists"
 fi
-for m in "${models[@]}"; do xz -T2 -6 -c "$m" > "$dest/models/$(basename "$m").xz"; done
+for m in "${models[@]}"; do xz -T2 -${XZ_LEVEL:-6} -c "$m" > "$dest/models/$(basename "$m").xz"; done
 
 total=$(du -sm "$dest" | cut -f1)
 echo "packed into $dest: ${total} MiB (node, dawn.node, LiteRT.js runner, $( [ -f "$dest/native.tar.xz" ] && echo 'native libLiteRt, ')gpuclean, ${#models[@]} model(s))"
