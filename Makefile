@@ -1,6 +1,7 @@
 # gpuclean — one plain Makefile.
 #   make            build/gpuclean, build/libgpuclean.a, build/libgpuclean.so
 #   make test       install what the tests need, build, run every test (C, Node, Python)
+#   make test-slow  also the slow Python tests (ten real-architecture conversions)
 #   make ctest      the C unit tests only
 #   make asan       C tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make ubsan      C tests under UndefinedBehaviorSanitizer alone
@@ -35,7 +36,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(BUILD)/obj/tools/demo_model.d $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
 
-.PHONY: all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench install clean venv
+.PHONY: test-slow all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench install clean venv
 all: lib cli
 lib: $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so
 cli: $(BUILD)/gpuclean
@@ -121,6 +122,11 @@ demo:
 	./tools/setup.sh
 	$(MAKE) all $(BUILD)/demo-model
 	./tools/demo.sh
+
+test-slow:
+	./tools/setup.sh
+	$(MAKE) all
+	GPUCLEAN_SLOW=1 tests/integration/python_tests.sh
 
 zoo:
 	./tools/setup.sh

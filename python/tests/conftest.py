@@ -7,6 +7,11 @@ import os
 import pytest
 
 _EXACT = {}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: real-architecture conversions taking minutes "
+                            "(run by `make test-slow`; `make test` deselects them)")
 _CONVERT = {}
 
 

@@ -9,6 +9,9 @@ import copy
 
 import pytest
 
+# ten real-architecture conversions (minutes on 2 cores): `make test-slow`, not `make test`
+pytestmark = pytest.mark.slow
+
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (python/install-torch.sh)")
 pytest.importorskip("litert_torch", reason="litert-torch is not installed (python/install-torch.sh)")
 import numpy as np  # noqa: E402

@@ -275,11 +275,14 @@ def test_demo_ends_gpu_clean(tmp_path, checker):
     text = format_report(rep)
     assert not rep["before"]["gpu_clean"]
     assert rep["after"]["gpu_clean"], text
-    assert rep["applied"], text
+    # something changed the graph: PyTorch remedies, or (since the .tflite passes learned
+    # the rank-5 BROADCAST_TO chain) gpuclean fix alone
+    assert rep["applied"] or rep["fix_passes"], text
     for name, d in rep["applied"].items():
         assert d["modules_changed"] or d["hits"], (name, d)
     par = rep["parity"]
-    assert par["torch_rewritten"][0]["max_abs"] < 1e-5
+    if "torch_rewritten" in par:
+        assert par["torch_rewritten"][0]["max_abs"] < 1e-5
     assert par["gpuclean_fp32"][0]["corr"] > 0.99999 and par["gpuclean_fp32"][0]["max_abs"] < 1e-4
     assert par["gpuclean_fp16"][0]["corr"] > 0.9999
     for k, v in par.items():

@@ -282,6 +282,7 @@ def _interp(path, xs, prec):
         return it(*[x.numpy() for x in xs])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["instance", "group"])
 @pytest.mark.parametrize("hw", [32, 64, 48])
 def test_instance_group_norm_convert_to_builtins(tmp_path, gclib, kind, hw):
@@ -339,6 +340,7 @@ def test_bert_padding_mask_gpu_clean(tmp_path, gclib):
     assert np.abs(out - ref.numpy()).max() <= 1e-4 * max(1.0, ref.abs().max().item())
 
 
+@pytest.mark.slow
 def test_yolos_zero_cls_row_fp16(tmp_path, gclib):
     """(1): a small random-init YOLOS: its all-zero CLS / detection rows make the plain
     conversion NaN at fp16 (eps 1e-12 is 0 in half); after fp16_eps no NaN and fp16 parity."""

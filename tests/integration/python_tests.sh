@@ -18,7 +18,9 @@ if ! "$py" -c "import torch, litert_torch" 2>/dev/null; then
   echo "note: torch / litert-torch not installed (python/install-torch.sh): their tests skip"
 fi
 export TF_CPP_MIN_LOG_LEVEL=3
-"$py" -m pytest -q -rs -p no:cacheprovider python/tests "$@"
+# the slow real-architecture conversions run in `make test-slow` (GPUCLEAN_SLOW=1)
+sel=(-m "not slow"); [ -n "${GPUCLEAN_SLOW:-}" ] && sel=()
+"$py" -m pytest -q -rs -p no:cacheprovider "${sel[@]}" python/tests "$@"
 rc=$?
 [ $rc -eq 5 ] && { echo "SKIP: pytest collected no tests"; exit 77; }
 exit $rc
