@@ -180,10 +180,12 @@ Verdict: **{verdict}**.
            i32=sec(v.get("interp_fp32")), i16=sec(v.get("interp_fp16")), cpu=sec(lt),
            verdict="passed" if ok else "NOT passed: " + "; ".join(v["verdict"]["why"]),
            gpu=("\n%s, `gpuclean litert --accelerator both --precision both --runtime both` fed the "
-                "reference inputs (%s). *twin*: the same graph with regenerated weights "
+                "reference inputs where they are small (token ids), else the sin pattern (%s). *twin*: the same graph with regenerated weights "
                 "(../shared/tools/device/twin.py), so the GPU is compared with the LiteRT CPU "
                 "run of the same file; the CPU run is tied to PyTorch above.\n\n"
-                "| file | runtime | GPU fp32 | GPU fp16 | verdict |\n|---|---|---|---|---|\n%s\n"
+                "| file | runtime | GPU fp32 | GPU fp16 | verdict |\n|---|---|---|---|---|\n%s\n\n"
+                "The runs, the bisection of what went wrong on the way and the fp16 predictions: "
+                "`docs/measurements/h200-zoo-2026-12-01.md`.\n"
                 % (dev, hw[0].get("date", ""), "\n".join(hrows))) if hw else
            "\nNot run on a GPU yet (`tools/zoo_device.py pack`, then `runtime/litert/device.sh` "
            "through the device tool).\n")
