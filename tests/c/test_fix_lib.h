@@ -1,6 +1,5 @@
-/* test_fix_lib.h — building small models and running the fixer on them, for the fix
- * tests written after test_fix.c / test_fix_rank5.c (which keep their own copies). Every
- * helper is static; include this once per test file. */
+/* test_fix_lib.h — building small models and running the fixer on them, for every fix
+ * test file. Every helper is static; include this once per test file. */
 #ifndef GC_TEST_FIX_LIB_H
 #define GC_TEST_FIX_LIB_H
 #include "test.h"

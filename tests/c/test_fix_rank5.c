@@ -5,41 +5,11 @@
  * size rule. Each case checks the structure (what the site became), the checker (no
  * refused node left where the pass applies) and the numbers (reference interpreter,
  * fp32, original vs fixed: bit-exact, as every pass here states). */
-#include "test.h"
-#include "fix/fix.h"
-#include "interp/interp.h"
+#include "test_fix_lib.h"
 
 #include <stdint.h>
 
-/* ---- building models (as in test_fix.c) ------------------------------------------ */
-
-typedef struct { gc_model *m; int32_t sg; } mb;
-
-static mb mb_new(void) {
-    mb b;
-    b.m = gc_model_new();
-    b.sg = gc_model_add_subgraph(b.m, "main");
-    return b;
-}
-static int32_t T(mb *b, const char *name, int type, int rank, const int32_t *shape) {
-    return gc_sg_add_tensor(b->m, b->sg, name, type, rank, shape, 0);
-}
-static int32_t C(mb *b, const char *name, int type, int rank, const int32_t *shape, const void *data, size_t n) {
-    return gc_sg_add_tensor(b->m, b->sg, name, type, rank, shape, (uint32_t)gc_model_add_buffer(b->m, data, n));
-}
-static int32_t CI(mb *b, const char *name, int n, const int32_t *v) {
-    int32_t s[1] = { n };
-    return C(b, name, GC_T_INT32, 1, s, v, sizeof(int32_t) * (size_t)n);
-}
-static int32_t OP(mb *b, int32_t code, int32_t version, int n_in, const int32_t *in, int n_out, const int32_t *out) {
-    return gc_sg_insert_op(b->m, b->sg, -1, gc_model_add_opcode(b->m, code, NULL, version), n_in, in, n_out, out);
-}
-static gc_options *OPT(mb *b, int32_t k) { return &b->m->subgraphs[b->sg].ops[k].opt; }
-static void IO(mb *b, int n_in, const int32_t *in, int n_out, const int32_t *out) {
-    gc_sg_set_io(b->m, b->sg, n_in, in, n_out, out);
-}
-#define V(...) ((const int32_t[]){ __VA_ARGS__ })
-#define NV(...) (int)(sizeof((int32_t[]){ __VA_ARGS__ }) / sizeof(int32_t)), ((const int32_t[]){ __VA_ARGS__ })
+/* ---- building models: test_fix_lib.h ---- */
 
 static const int32_t *shape_of(mb *b, int32_t t) { return b->m->subgraphs[b->sg].tensors[t].shape; }
 static int rank_of(mb *b, int32_t t) { return b->m->subgraphs[b->sg].tensors[t].rank; }
@@ -78,20 +48,6 @@ static int32_t slice(mb *b, int32_t x, const char *name, int r, const int32_t *b
 
 /* ---- running the fixer ------------------------------------------------------------- */
 
-typedef struct {
-    gc_fix_result *r;
-    gc_fix_verify_result v;
-    int32_t refused_before, refused_after;
-} run;
-
-static int count_ops(const gc_model *m, int32_t code) {
-    int n = 0;
-    for (int32_t s = 0; s < m->n_subgraphs; s++)
-        for (int32_t o = 0; o < m->subgraphs[s].n_ops; o++)
-            if (gc_op_builtin(m, &m->subgraphs[s].ops[o]) == code) n++;
-    return n;
-}
-
 static int max_rank_used(const gc_model *m) {
     int r = 0;
     const gc_subgraph *sg = &m->subgraphs[0];
@@ -105,90 +61,10 @@ static int max_rank_used(const gc_model *m) {
     return r;
 }
 
-/* the first op with this code, or NULL */
-static const gc_op *first_op(const gc_model *m, int32_t code) {
-    const gc_subgraph *sg = &m->subgraphs[0];
-    for (int32_t o = 0; o < sg->n_ops; o++) if (gc_op_builtin(m, &sg->ops[o]) == code) return &sg->ops[o];
-    return NULL;
-}
-
-static gc_model *clone(const gc_model *m, uint8_t **keep) {
-    char err[256];
-    size_t n;
-    *keep = NULL;
-    if (gc_model_write_mem(m, NULL, keep, &n, err, sizeof err) != GC_OK) return NULL;
-    return gc_model_read_mem(*keep, n, err, sizeof err);
-}
-
-static int32_t refused(const gc_model *m, gc_target t) {
-    char err[256];
-    gc_check_result *r = gc_check(m, t, err, sizeof err);
-    int32_t n = 0;
-    for (int32_t i = 0; r && i < r->n_nodes; i++) n += r->nodes[i].state == GC_NODE_REJECTED;
-    gc_check_free(r);
-    return n;
-}
-
-static void fix_run(gc_model *m, const gc_fix_opts *o, run *out) {
-    memset(out, 0, sizeof *out);
-    char err[512];
-    CHECK_MSG(gc_model_validate(m, err, sizeof err) == GC_OK, "test model invalid: %s", err);
-    uint8_t *ob = NULL;
-    gc_model *orig = clone(m, &ob);
-    CHECK(orig != NULL);
-    gc_fix_opts opts = o ? *o : gc_fix_opts_default();
-    out->refused_before = refused(m, opts.target);
-    out->r = gc_fix_apply(m, &opts, err, sizeof err);
-    CHECK_MSG(out->r != NULL, "%s", err);
-    CHECK_MSG(gc_model_validate(m, err, sizeof err) == GC_OK, "fixed model invalid: %s", err);
-    out->refused_after = refused(m, opts.target);
-    uint8_t *fb = NULL;
-    gc_model *fixed = clone(m, &fb);
-    CHECK(fixed != NULL);
-    if (orig && fixed && out->r) {
-        gc_fix_verify(orig, fixed, out->r->exactness, out->r->rtol, out->r->atol, 7, &out->v);
-        CHECK_MSG(out->v.ran && out->v.pass, "verify: %s", out->v.why);
-        CHECK(out->r->exactness == GC_FIX_BIT_EXACT);
-        for (int32_t i = 0; i < out->v.n_rows; i++) {
-            const gc_fix_vrow *w = &out->v.rows[i];
-            CHECK_MSG(w->ok && w->bytes_equal && w->max_abs == 0, "%s output '%s': max |diff| %g", w->inputs,
-                      w->output, w->max_abs);
-        }
-        CHECK(out->v.n_rows >= 2);
-    }
-    gc_model_free(fixed); free(fb);
-    gc_model_free(orig); free(ob);
-}
-
-static void run_free(run *r) {
-    gc_fix_result_free(r->r);
-    gc_fix_verify_free(&r->v);
-}
-
-static int sites(const gc_fix_result *r, const char *pass) {
-    int n = 0;
-    for (int32_t i = 0; r && i < r->n_changes; i++) n += !strcmp(r->changes[i].pass->id, pass);
-    return n;
-}
-
-static const char *detail_of(const gc_fix_result *r, const char *pass) {
-    for (int32_t i = 0; r && i < r->n_changes; i++) if (!strcmp(r->changes[i].pass->id, pass)) return r->changes[i].detail;
-    return "";
-}
-
-static const char *decline_reason(const gc_fix_result *r, const char *pass) {
-    for (int32_t i = 0; r && i < r->n_declines; i++)
-        if (!strcmp(r->declines[i].pass->id, pass)) return r->declines[i].reason;
-    return NULL;
-}
-
-static void dump(const gc_fix_result *r) {
-    for (int32_t i = 0; r && i < r->n_changes; i++)
-        fprintf(stderr, "    %s %s '%s': %s\n", r->changes[i].pass->id, r->changes[i].op, r->changes[i].node,
-                r->changes[i].detail);
-    for (int32_t i = 0; r && i < r->n_declines; i++)
-        fprintf(stderr, "    declined %s %s '%s': %s\n", r->declines[i].pass->id, r->declines[i].op,
-                r->declines[i].node, r->declines[i].reason);
+/* every pass here states bit-exactness: fix, verify, and hold it to that */
+static void fix_run_bit_exact(gc_model *m, const gc_fix_opts *o, run *out) {
+    fix_run(m, o, out, true);
+    CHECK(out->r && out->r->exactness == GC_FIX_BIT_EXACT);
 }
 
 /* ---- rank5_fold through slices: timm's qkv split --------------------------------------- */
@@ -212,7 +88,7 @@ GC_TEST(fix_rank5_timm_qkv_slices) {
     }
     IO(&b, 1, V(x), 3, outs);
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 3);
     CHECK_EQ_INT(r.refused_after, 0);
     CHECK(max_rank_used(b.m) <= 4);
@@ -242,7 +118,7 @@ GC_TEST(fix_rank5_timm_qkv_unpack) {
     OP(&b, GC_OP_MUL, 1, 2, V(q, k), 1, V(s));
     IO(&b, 1, V(x), 2, V(s, v));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 1);
     CHECK_EQ_INT(count_ops(b.m, GC_OP_UNPACK), 0);
     CHECK_EQ_INT(count_ops(b.m, GC_OP_STRIDED_SLICE), 3);
@@ -274,7 +150,7 @@ GC_TEST(fix_rank5_gather_scalar_and_shrink) {
     OP(&b, GC_OP_ADD, 1, 2, V(s, v), 1, V(y));
     IO(&b, 1, V(x), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 3);
     CHECK_EQ_INT(count_ops(b.m, GC_OP_GATHER), 0);
     CHECK_EQ_INT(r.refused_after, 0);
@@ -296,7 +172,7 @@ GC_TEST(fix_rank5_strided_box_needs_view) {
     int32_t y = reshape(&b, s5, "y", 1, V(16));
     IO(&b, 1, V(x), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 1);
     CHECK_EQ_INT(r.refused_after, 0);
     CHECK(max_rank_used(b.m) <= 4);
@@ -315,7 +191,7 @@ GC_TEST(fix_rank5_declines_gather_not_a_run) {
     int32_t y = reshape(&b, g, "y", 4, V(2, 2, 6, 4));
     IO(&b, 1, V(x), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 0);
     const char *why = decline_reason(r.r, "rank5_fold");
     CHECK_MSG(why && strstr(why, "not a run"), "%s", why ? why : "(none)");
@@ -344,7 +220,7 @@ GC_TEST(fix_rank5_hoist_swin_window_reverse_fc) {
     int32_t y = reshape(&b, t6, "y", 4, V(1, 4, 4, 6));
     IO(&b, 1, V(x), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_hoist"), 1);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 1);
     CHECK(r.refused_before >= 4);
@@ -373,7 +249,7 @@ GC_TEST(fix_rank5_hoist_swin_mask_add_const) {
     int32_t y = reshape(&b, a5, "masked", 4, V(4, 3, 5, 5));
     IO(&b, 1, V(x), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_hoist"), 1);
     CHECK_EQ_INT(r.refused_after, 0);
     CHECK(max_rank_used(b.m) <= 4);
@@ -400,7 +276,7 @@ GC_TEST(fix_rank5_hoist_binary_two_reshapes) {
     int32_t y = reshape(&b, a5, "masked", 4, V(4, 3, 5, 5));
     IO(&b, 2, V(x, z), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_hoist"), 1);
     CHECK_EQ_INT(r.refused_after, 0);
     CHECK(max_rank_used(b.m) <= 4);
@@ -422,7 +298,7 @@ GC_TEST(fix_rank5_hoist_unary_and_declines) {
     OP(&b, GC_OP_RELU, 1, 1, V(w), 1, V(u));
     IO(&b, 2, V(x, w), 2, V(y, u));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_hoist"), 1);
     CHECK_EQ_INT(sites(r.r, "rank5_fold"), 1);
     const gc_op *g = first_op(b.m, GC_OP_GELU);
@@ -461,7 +337,7 @@ GC_TEST(fix_const_fold_whole_cone) {
     OP(&b, GC_OP_ADD, 1, 2, V(x, pos), 1, V(y));
     IO(&b, 1, V(x), 1, V(y));
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "const_fold"), 1);
     CHECK(r.r && r.r->n_changes >= 1 && r.r->changes[0].removed == 6);
     CHECK_EQ_INT(b.m->subgraphs[0].n_ops, 1);
@@ -500,7 +376,7 @@ GC_TEST(fix_const_fold_size_rule_trims_the_cone) {
     gc_fix_opts o = gc_fix_opts_default();
     o.only = "const_fold";
     run r;
-    fix_run(m, &o, &r);
+    fix_run_bit_exact(m, &o, &r);
     CHECK_EQ_INT(sites(r.r, "const_fold"), 1);
     CHECK_EQ_INT(count_ops(m, GC_OP_ADD), 0);
     CHECK_EQ_INT(count_ops(m, GC_OP_BROADCAST_TO), 1);
@@ -511,7 +387,7 @@ GC_TEST(fix_const_fold_size_rule_trims_the_cone) {
     gc_model_free(m);
     /* a small result folds whole: 100x250x4 floats = 400 KB */
     m = model_big_broadcast(100);
-    fix_run(m, &o, &r);
+    fix_run_bit_exact(m, &o, &r);
     CHECK_EQ_INT(sites(r.r, "const_fold"), 1);
     CHECK_EQ_INT(count_ops(m, GC_OP_BROADCAST_TO), 0);
     CHECK_EQ_INT(m->subgraphs[0].n_ops, 1);
@@ -526,7 +402,7 @@ GC_TEST(fix_const_fold_max_const_bytes) {
     o.only = "const_fold";
     o.max_const_bytes = 1000;        /* the 400 KB broadcast is never part of a cone */
     run r;
-    fix_run(m, &o, &r);
+    fix_run_bit_exact(m, &o, &r);
     CHECK_EQ_INT(count_ops(m, GC_OP_ADD), 0);
     CHECK_EQ_INT(count_ops(m, GC_OP_BROADCAST_TO), 1);
     const char *why = decline_reason(r.r, "const_fold");
@@ -555,7 +431,7 @@ GC_TEST(fix_rank5_hoist_softmax_and_flat_fc) {
     IO(&b, 2, V(x, z), 2, V(y, f));
     (void)f;
     run r;
-    fix_run(b.m, NULL, &r);
+    fix_run_bit_exact(b.m, NULL, &r);
     CHECK_EQ_INT(sites(r.r, "rank5_hoist"), 2);
     CHECK_EQ_INT(r.refused_after, 0);
     CHECK(max_rank_used(b.m) <= 4);
