@@ -61,6 +61,9 @@ $(BUILD)/demo-model: $(BUILD)/obj/tools/demo_model.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/rule-models: $(BUILD)/obj/tools/rule-models.o $(BUILD)/obj/tests/c/test_check_cases.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# models that diverge at a known op in half precision (tests of `bisect --runtime`)
+$(BUILD)/gpu-bisect-models: $(BUILD)/obj/tools/gpu_bisect_models.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------
 ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model

@@ -1,18 +1,36 @@
-/* bisect.c — `gpuclean bisect MODEL [--a fp32] [--b fp16|fp16-acc | --ref DIR]
+/* bisect.c — `gpuclean bisect MODEL ...`, two modes:
+ *
+ * interpreter (the default, no --runtime): [--a fp32] [--b fp16|fp16-acc | --ref DIR]
  *             [--pattern sin | --random SEED] [--tol REL] [--top N] [--json] [--quiet]
- *             [--progress | --no-progress]`
+ *             [--progress | --no-progress]
  * First divergent tensor between the reference interpreter at precision A (default
  * fp32) and precision B (default fp16, the GPU's storage precision), or reference
  * tensors dumped elsewhere (DIR/tensors/s<S>_t<T>.npy, e.g. from PyTorch or from
  * `gpuclean run --dump-all`). Exit 0 when nothing diverges beyond --tol, 1 when
  * something does (or the interpreter cannot run an op, as `run`), 2 on bad usage or
- * input (a malformed model, an unreadable or mismatched reference tensor). */
+ * input (a malformed model, an unreadable or mismatched reference tensor).
+ *
+ * real GPU (--runtime native|js): [--precision fp32|fp16] [--pattern sin | --random SEED]
+ *             [--input NAME=FILE.npy]... [--tol REL] [--timeout S] [--json] [--quiet]
+ * The first op whose GPU output diverges from the CPU's in one LiteRT runtime, found
+ * with prefix-model probes (src/verify/gpu_bisect.h). Exit 0 no divergence, 1 a
+ * divergence, 2 bad usage/input, no runtime, no GPU adapter. The probes live in a
+ * private temporary folder that is removed at the end (and on SIGINT/SIGTERM/SIGHUP).
+ * `--gpu-side interp` is a test seam: the interpreter stands in for the GPU. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
+#include "interp/interp.h"
+#include "model/model.h"
+#include "runtime/litert.h"
 #include "verify/bisect.h"
+#include "verify/gpu_bisect.h"
+#include "verify/npy.h"
 
 typedef struct { bool random; uint64_t seed; } fill_ctx;
 
@@ -49,6 +67,10 @@ static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean bisect MODEL [--a fp32|fp16|fp16-acc] [--b fp16|fp16-acc|fp32 | --ref DIR]\n"
                "                       [--pattern sin | --random SEED] [--tol REL] [--top N] [--json]\n"
                "                       [--quiet] [--progress | --no-progress]\n"
+               "       gpuclean bisect MODEL --runtime native|js [--precision fp32|fp16]\n"
+               "                       [--pattern sin | --random SEED] [--input NAME_OR_INDEX=FILE.npy]...\n"
+               "                       [--tol REL] [--timeout S] [--json] [--quiet] [--progress | --no-progress]\n"
+               "Without --runtime (the default): the reference interpreter.\n"
                "  Runs MODEL twice on the reference interpreter (A: default fp32, B: default fp16, the\n"
                "  GPU's storage precision) and compares every float op output in execution order:\n"
                "  rel = max|a-b| / max|a|. Reports the first tensor with rel > --tol (default 1e-2) and\n"
@@ -58,10 +80,124 @@ static int usage(FILE *f) {
                "  DIR/tensors/s<subgraph>_t<tensor>.npy (PyTorch dumps, `gpuclean run --dump-all`):\n"
                "  tensors without a file are counted and reported; a file that cannot be read, is\n"
                "  not float or has the wrong element count is an error (exit 2).\n"
-               "  --quiet prints only the verdict line. Progress (op N/M of each run) goes to\n"
-               "  stderr when it is a terminal (--progress: always, --no-progress: never).\n"
-               "  Exit 0: nothing diverges; 1: a tensor diverges; 2: bad usage or input.\n");
+               "  Exit 0: nothing diverges; 1: a tensor diverges; 2: bad usage or input.\n"
+               "With --runtime native|js: the real GPU of that LiteRT runtime, against its CPU.\n"
+               "  Finds the first op whose output the GPU gets wrong with prefix models (MODEL cut\n"
+               "  after one op's output, which is then the only output): first the full model, then\n"
+               "  a binary search over the float32 op outputs in execution order, then a probe of the\n"
+               "  found op's inputs (they must be within tolerance; if one is not, the search goes on\n"
+               "  before it). Each probe compiles and runs one prefix on the GPU and the CPU with the\n"
+               "  same inputs (--pattern sin, the default; --random SEED; --input as `gpuclean litert`)\n"
+               "  at --precision (default fp32). Divergent: NaN/Inf on one side only, or\n"
+               "  max|gpu-cpu| > 1e-4 + 1e-3*max|cpu| and corr < 0.9999 beyond 1e-4 (fp32),\n"
+               "  1e-3 + 2e-2*max|cpu| and corr < 0.999 (fp16); integers: 1 step; --tol REL replaces\n"
+               "  the relative part. A probe the runtime runs wholly on the CPU (or cannot compile for\n"
+               "  the GPU) counts as within tolerance and is reported as such. Reports the op, its\n"
+               "  error, its inputs' errors, what `gpuclean check` says about it, every probe made.\n"
+               "  --timeout S: per compile+run (default 120). About ceil(log2 N)+2 probes for N points.\n"
+               "  Exit 0: no divergence (or the model does not run on the GPU at all); 1: a divergent\n"
+               "  op, or the full model diverges and no single op could be isolated; 2: bad usage or\n"
+               "  input, the runtime is not installed, or no GPU adapter (\"no GPU adapter: cannot\n"
+               "  bisect on the GPU\": there is no CPU-only answer).\n"
+               "Both: --quiet prints only the verdict line. Progress goes to stderr when it is a\n"
+               "  terminal (--progress: always, --no-progress: never).\n");
     return f == stdout ? 0 : 2;
+}
+
+/* ---- --runtime: the real GPU ----------------------------------------------------------- */
+
+static char g_workdir[4096];
+static pid_t g_owner;
+
+/* SIGINT/SIGTERM/SIGHUP: remove the probe folder, then die of the signal. Forked runtime
+ * children inherit the handler but do not own the folder. */
+static void on_signal(int sig) {
+    if (getpid() == g_owner && g_workdir[0]) gc_remove_tree(g_workdir);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void gpu_progress(int probe, const char *what, void *user) {
+    gc_cli_progress_step(user, "probe %d: %s", probe, what);
+}
+
+/* Every --input names an input of the entry (signature 0, else subgraph 0) by name or
+ * index and has its element count (dynamic inputs: any). 0 or 2 (message printed). */
+static int check_gpu_inputs(const char *path, const gc_lrt_input *ins, int n) {
+    if (!n) return 0;
+    char err[512];
+    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
+    gc_interp_opts io = { .precision = GC_PREC_FP32, .signature = GC_SIG_AUTO };
+    gc_interp *it = gc_interp_new(m, &io, err, sizeof err);
+    int rc = 0;
+    if (!it) { gc_cli_err("%s: %s", path, err); rc = 2; }
+    for (int i = 0; it && i < n && !rc; i++) {
+        int k = gc_interp_find_input(it, ins[i].key);
+        char *end;
+        long v = strtol(ins[i].key, &end, 10);
+        if (k < 0 && !*end && v >= 0 && v < gc_interp_n_inputs(it)) k = (int)v;
+        if (k < 0) { rc = gc_cli_usage_error("bisect", "--input %s: the model has no input named or numbered '%s'", ins[i].key, ins[i].key); break; }
+        gc_npy a;
+        if (gc_npy_read(ins[i].file, &a, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("bisect", "%s", err); break; }
+        uint64_t have = gc_npy_count(&a);
+        gc_npy_free(&a);
+        gc_tview t = gc_interp_input(it, k);
+        uint64_t need = 1;
+        for (int d = 0; d < t.rank; d++) need *= (uint64_t)t.shape[d];
+        const gc_subgraph *g = &m->subgraphs[gc_interp_entry_subgraph(it)];
+        bool dyn = false;
+        if (t.tensor >= 0 && t.tensor < g->n_tensors)
+            for (int d = 0; d < g->tensors[t.tensor].n_shape_signature; d++) dyn |= g->tensors[t.tensor].shape_signature[d] < 0;
+        if (!dyn && have != need) {
+            gc_cli_err("gpuclean bisect: %s: %llu elements, input %d ('%s') needs %llu", ins[i].file,
+                       (unsigned long long)have, k, t.name ? t.name : "", (unsigned long long)need);
+            rc = 2;
+        }
+    }
+    gc_interp_free(it);
+    gc_model_free(m);
+    return rc;
+}
+
+static int bisect_gpu(const char *path, gc_gb_opts *o, bool json, bool quiet, int progress) {
+    if (gc_cli_input_file(path)) return 2;
+    char err[1024];
+    gc_model *m = gc_model_read_file(path, err, sizeof err);     /* bad input is exit 2, early */
+    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
+    gc_model_free(m);
+    if (check_gpu_inputs(path, o->inputs, o->n_inputs)) return 2;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(g_workdir, sizeof g_workdir, "%s/gpuclean-bisect-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(g_workdir)) { g_workdir[0] = 0; gc_cli_err("gpuclean bisect: mkdtemp: %s", strerror(errno)); return 2; }
+    g_owner = getpid();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL); sigaction(SIGHUP, &sa, NULL);
+    o->model = path;
+    o->workdir = g_workdir;
+    gc_cli_progress pg;
+    gc_cli_progress_init(&pg, "bisect", quiet && progress == GC_PROGRESS_AUTO ? GC_PROGRESS_OFF : progress);
+    if (pg.on) { o->progress = gpu_progress; o->progress_user = &pg; }
+    gc_gb_result r;
+    gc_status s = gc_gpu_bisect(o, &r, err, sizeof err);
+    gc_cli_progress_done(&pg);
+    gc_remove_tree(g_workdir);
+    g_workdir[0] = 0;
+    if (s != GC_OK) { gc_cli_err("gpuclean bisect: %s", err); return 2; }
+    gc_str out = {0};
+    if (json) gc_gb_json(&r, &out); else gc_gb_text(&r, &out);
+    static const char *const keep[] = { "verdict: ", NULL };
+    if (out.s) {
+        if (json) fwrite(out.s, 1, out.n, stdout);
+        else if (quiet) gc_cli_write_lines(stdout, out.s, out.n, keep);
+        else gc_cli_write_text(stdout, out.s, out.n);
+    }
+    gc_str_free(&out);
+    int rc = gc_gb_exit_code(&r);
+    gc_gb_free(&r);
+    return rc;
 }
 
 int gc_cli_bisect(int argc, char **argv) {
@@ -70,48 +206,96 @@ int gc_cli_bisect(int argc, char **argv) {
     fill_ctx fc = {0};
     bool json = false, quiet = false; int top = 5;
     int progress = GC_PROGRESS_AUTO;
+    /* --runtime mode */
+    gc_gb_opts g;
+    memset(&g, 0, sizeof g);
+    g.precision = GC_LRT_FP32;
+    g.input_kind = GC_LRT_IN_PATTERN;
+    bool interp_only = false, gpu_only = false, tol_given = false;
+    gc_lrt_input *inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    if (!inputs) return gc_cli_usage_error("bisect", "out of memory");
+    int rc = 2;
+#define USAGE(...) do { rc = gc_cli_usage_error("bisect", __VA_ARGS__); goto done; } while (0)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { rc = usage(stdout); goto done; }
+        else if (!strcmp(a, "--runtime") && val) {
+            if (!strcmp(val, "native")) g.runtime = GC_LRT_NATIVE;
+            else if (!strcmp(val, "js")) g.runtime = GC_LRT_JS;
+            else USAGE("--runtime must be native or js, not '%s'", val);
+            i++;
+        } else if (!strcmp(a, "--precision") && val) {
+            if (!strcmp(val, "fp32")) g.precision = GC_LRT_FP32;
+            else if (!strcmp(val, "fp16")) g.precision = GC_LRT_FP16;
+            else USAGE("--precision must be fp32 or fp16 (with --runtime), not '%s'", val);
+            gpu_only = true; i++;
+        } else if (!strcmp(a, "--input") && val) {
+            const char *eq = strchr(val, '=');
+            if (!eq || eq == val || !eq[1]) USAGE("--input needs NAME_OR_INDEX=FILE.npy, not '%s'", val);
+            char *key = strndup(val, (size_t)(eq - val));
+            if (!key) USAGE("out of memory");
+            inputs[g.n_inputs].key = key;
+            inputs[g.n_inputs++].file = eq + 1;
+            gpu_only = true; i++;
+        } else if (!strcmp(a, "--timeout") && val) {
+            char *end; g.timeout_s = strtod(val, &end);
+            if (*end || !(g.timeout_s > 0) || g.timeout_s > 86400) USAGE("--timeout needs seconds in (0, 86400]");
+            gpu_only = true; i++;
+        } else if (!strcmp(a, "--gpu-side") && val) {         /* test seam (see usage of gpu_bisect.h) */
+            if (!strcmp(val, "interp")) g.side = GC_GB_SIDE_INTERP;
+            else if (!strcmp(val, "gpu")) g.side = GC_GB_SIDE_GPU;
+            else USAGE("--gpu-side must be gpu or interp");
+            gpu_only = true; i++;
+        }
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--progress")) progress = GC_PROGRESS_ON;
         else if (!strcmp(a, "--no-progress")) progress = GC_PROGRESS_OFF;
         else if ((!strcmp(a, "--a") || !strcmp(a, "--b")) && val) {
             int p = gc_precision_parse(val);
-            if (p < 0) return gc_cli_usage_error("bisect", "unknown precision '%s' (fp32, fp16, fp16-acc)", val);
+            if (p < 0) USAGE("unknown precision '%s' (fp32, fp16, fp16-acc)", val);
             if (a[2] == 'a') o.a = (gc_precision)p; else o.b = (gc_precision)p;
-            i++;
-        } else if (!strcmp(a, "--ref") && val) { o.ref_dir = val; i++; }
+            interp_only = true; i++;
+        } else if (!strcmp(a, "--ref") && val) { o.ref_dir = val; interp_only = true; i++; }
         else if (!strcmp(a, "--pattern") && val) {
-            if (strcmp(val, "sin")) return gc_cli_usage_error("bisect", "unknown pattern '%s' (sin)", val);
+            if (strcmp(val, "sin")) USAGE("unknown pattern '%s' (sin)", val);
             fc.random = false; i++;
         } else if (!strcmp(a, "--random") && val) {
             char *end; fc.seed = strtoull(val, &end, 10);
-            if (*end || !*val) return gc_cli_usage_error("bisect", "--random needs an integer seed, not '%s'", val);
+            if (*end || !*val || *val == '-') USAGE("--random needs an integer seed, not '%s'", val);
             fc.random = true; i++;
         } else if (!strcmp(a, "--tol") && val) {
             char *end; o.tol = strtod(val, &end);
-            if (*end || !(o.tol > 0)) return gc_cli_usage_error("bisect", "--tol needs a positive number, not '%s'", val);
-            i++;
-        } else if (!strcmp(a, "--top") && val) { top = atoi(val); i++; }
-        else if (a[0] == '-') return gc_cli_usage_error("bisect", "unknown or incomplete option '%s'", a);
+            if (*end || !(o.tol > 0)) USAGE("--tol needs a positive number, not '%s'", val);
+            tol_given = true; i++;
+        } else if (!strcmp(a, "--top") && val) { top = atoi(val); interp_only = true; i++; }
+        else if (a[0] == '-') USAGE("unknown or incomplete option '%s'", a);
         else if (!path) path = a;
-        else return gc_cli_usage_error("bisect", "more than one model given");
+        else USAGE("more than one model given");
     }
-    if (!path) return gc_cli_usage_error("bisect", "no model given (gpuclean bisect MODEL)");
-    if (!o.ref_dir && o.a == o.b) return gc_cli_usage_error("bisect", "--a and --b are the same precision");
+    if (!path) USAGE("no model given (gpuclean bisect MODEL)");
+    if (g.runtime) {
+        if (interp_only) USAGE("--a, --b, --ref and --top belong to the interpreter mode, not --runtime");
+        g.input_kind = fc.random ? GC_LRT_IN_RANDOM : GC_LRT_IN_PATTERN;
+        g.seed = fc.seed;
+        g.inputs = inputs;
+        if (tol_given) g.rtol = o.tol;
+        rc = bisect_gpu(path, &g, json, quiet, progress);
+        goto done;
+    }
+    if (gpu_only) USAGE("--precision, --input, --timeout and --gpu-side need --runtime native|js");
+    if (!o.ref_dir && o.a == o.b) USAGE("--a and --b are the same precision");
     o.fill = fill; o.fill_user = &fc;
-    if (gc_cli_input_file(path)) return 2;
+    if (gc_cli_input_file(path)) goto done;
     struct stat st;
     if (o.ref_dir && (stat(o.ref_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
         gc_cli_err("%s: not a directory (--ref DIR holds tensors/s<S>_t<T>.npy)", o.ref_dir);
-        return 2;
+        goto done;
     }
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
-    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
+    if (!m) { gc_cli_err("%s: %s", path, err); goto done; }
     gc_cli_progress pg;
     gc_cli_progress_init(&pg, "bisect", quiet && progress == GC_PROGRESS_AUTO ? GC_PROGRESS_OFF : progress);
     prog_ctx pc = { &pg, &o };
@@ -123,7 +307,8 @@ int gc_cli_bisect(int argc, char **argv) {
     if (s != GC_OK) {
         gc_cli_err("%s: %s", path, err);
         gc_model_free(m);
-        return gc_cli_status_exit(s);
+        rc = gc_cli_status_exit(s);
+        goto done;
     }
     gc_str out = {0};
     if (json) gc_bisect_json(&r, path, top, &out);
@@ -131,8 +316,12 @@ int gc_cli_bisect(int argc, char **argv) {
     else gc_bisect_text(&r, path, top, &out);
     if (out.s) { if (json) fwrite(out.s, 1, out.n, stdout); else gc_cli_write_text(stdout, out.s, out.n); }
     gc_str_free(&out);
-    int rc = r.first >= 0 ? 1 : 0;
+    rc = r.first >= 0 ? 1 : 0;
     gc_bisect_free(&r);
     gc_model_free(m);
+done:
+    for (int i = 0; i < g.n_inputs; i++) free((char *)inputs[i].key);
+    free(inputs);
     return rc;
+#undef USAGE
 }

@@ -354,6 +354,10 @@ done:
     gc_npy_free(&b);
 }
 
+void gc_lrt_compare_files(const char *fa, const char *fb, gc_lrt_tol tol, gc_lrt_diff *d) {
+    compare_one(fa, fb, tol, d);
+}
+
 gc_status gc_lrt_compare(const gc_lrt_result *ra, const gc_lrt_mode *a,
                          const gc_lrt_result *rb, const gc_lrt_mode *b, gc_lrt_tol tol,
                          gc_lrt_diff **out, int *n, char *err, size_t errlen) {

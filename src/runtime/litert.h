@@ -123,6 +123,10 @@ typedef struct {
 typedef struct { double atol, rtol, min_corr; } gc_lrt_tol;
 gc_lrt_tol gc_lrt_tol_for(const char *mode);   /* gpu-fp32, gpu-fp16, cpu (runtime vs runtime) */
 
+/* Compare .npy file fb against reference file fa into d (max_abs, corr, pass, ...; the
+ * sig/name fields are left as they are). */
+void gc_lrt_compare_files(const char *fa, const char *fb, gc_lrt_tol tol, gc_lrt_diff *d);
+
 /* Compare mode b of rb against reference mode a of ra, output by output. */
 gc_status gc_lrt_compare(const gc_lrt_result *ra, const gc_lrt_mode *a,
                          const gc_lrt_result *rb, const gc_lrt_mode *b, gc_lrt_tol tol,
