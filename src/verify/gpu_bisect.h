@@ -19,18 +19,20 @@
  * Otherwise the earliest divergent output is the anchor "hi", and the search keeps
  *     lo = the last point known within tolerance before hi (-1: the entry inputs, the
  *          same bytes on both sides),
- *     candidates = the points in (lo, hi) that hi depends on (its ancestors: a point hi
- *          does not read, directly or through other ops, cannot be why hi diverges),
+ *     candidates = the points in (lo, hi) that the anchor depends on (its ancestors: a
+ *          point it does not read, directly or through other ops, cannot be why it
+ *          diverges),
  * and probes the middle candidate: within tolerance, lo moves up to it; divergent, it is
  * the new hi. Either way at most half the candidates remain, so a phase costs at most
  * ceil(log2(candidates + 1)) probes. With no candidate left, the points producing hi's
  * float inputs are probed (confirming step; they lie at or before lo). All within
- * tolerance: hi is the first divergent op. One divergent: the predicate is not monotone
- * along the execution order (divergence flows along edges, branches run side by side),
- * and the search goes on with that input as hi. hi only decreases, so the search ends,
- * with a point that diverges while every float input it reads does not. For a predicate
- * monotone along the order that costs ceil(log2 n) probes plus one per input of the
- * found op not probed already (usually 0 or 1), plus the full model.
+ * tolerance: hi is the first divergent op (the first in execution order among the
+ * anchor's ancestors, when divergence is monotone along that order). One divergent: the
+ * predicate is not monotone (divergence flows along edges, branches run side by side),
+ * and the search goes on with that input as the anchor and hi. hi only decreases, so the
+ * search ends, with a point that diverges while every float input it reads does not. For
+ * a predicate monotone along the order that costs ceil(log2 n) probes plus one per input
+ * of the found op not probed already (usually 0 or 1), plus the full model.
  *
  * A probe that cannot be judged on the GPU — the runtime ran the whole prefix on the CPU,
  * GPU compilation failed, the CPU itself failed — counts as within tolerance and says why

@@ -6,6 +6,7 @@
 #include "verify/gpu_bisect.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char *gc_gb_verdict_name(gc_gb_verdict v) {
     switch (v) {
@@ -35,27 +36,22 @@ static gc_gb_verdict get(search_ctx *c, int32_t i) {
 
 static bool good(uint8_t v) { return v == GC_GB_OK || v == GC_GB_SKIP; }
 
-/* The points in (lo, hi) that hi depends on, ascending, into cand; mark[] is scratch
- * (n bytes, left zero). Without dependency lists: every point in (lo, hi). */
-static int32_t candidates(const gc_gb_graph *g, int32_t lo, int32_t hi, uint8_t *mark, int32_t *cand, int32_t *stack) {
-    int32_t nc = 0;
-    if (!g->dep_start) {
-        for (int32_t i = lo + 1; i < hi; i++) cand[nc++] = i;
-        return nc;
-    }
+/* mark[i] = 1 for every point root depends on, directly or not (root excluded); mark
+ * holds n bytes. Without dependency lists every earlier point counts. */
+static void ancestors(const gc_gb_graph *g, int32_t root, uint8_t *mark, int32_t *stack) {
+    memset(mark, 0, (size_t)g->n);
+    if (!g->dep_start) { memset(mark, 1, (size_t)root); return; }
     int32_t sp = 0;
-    stack[sp++] = hi;
-    while (sp) {                         /* depth-first over dependencies, never below lo */
+    stack[sp++] = root;
+    while (sp) {                                    /* each point is pushed at most once */
         int32_t i = stack[--sp];
         for (int32_t k = g->dep_start[i]; k < g->dep_start[i + 1]; k++) {
             int32_t p = g->dep_pts[k];
-            if (p <= lo || p >= i || mark[p]) continue;
+            if (p < 0 || p >= i || mark[p]) continue;
             mark[p] = 1;
             stack[sp++] = p;
         }
     }
-    for (int32_t i = lo + 1; i < hi; i++) if (mark[i]) { cand[nc++] = i; mark[i] = 0; }
-    return nc;
 }
 
 void gc_gb_search(const gc_gb_graph *g, int32_t hi, gc_gb_probe_fn probe, void *user,
@@ -65,22 +61,26 @@ void gc_gb_search(const gc_gb_graph *g, int32_t hi, gc_gb_probe_fn probe, void *
     search_ctx c = { probe, user, verdict, r };
     gc_gb_verdict v = get(&c, hi);
     if (v != GC_GB_DIVERGES) return;                 /* the anchor is not divergent (or error) */
-    uint8_t *mark = calloc((size_t)g->n, 1);
+    uint8_t *mark = malloc((size_t)g->n);
     int32_t *cand = malloc(sizeof(int32_t) * (size_t)g->n), *stack = malloc(sizeof(int32_t) * (size_t)g->n);
     if (!mark || !cand || !stack) { r->error = true; goto out; }
+    int32_t root = hi;                               /* candidates are root's ancestors */
+    ancestors(g, root, mark, stack);
     for (;;) {
         int32_t lo = -1;
         for (int32_t i = hi - 1; i >= 0; i--) if (good(verdict[i])) { lo = i; break; }
-        int32_t nc = candidates(g, lo, hi, mark, cand, stack);
-        int32_t known_bad = -1;
+        int32_t nc = 0, known_bad = -1;
+        for (int32_t i = lo + 1; i < hi; i++) if (mark[i]) cand[nc++] = i;
         for (int32_t j = 0; j < nc && known_bad < 0; j++) if (verdict[cand[j]] == GC_GB_DIVERGES) known_bad = cand[j];
         if (known_bad >= 0) { hi = known_bad; continue; }
         if (nc > 0) {                                /* halve the candidates */
-            if (get(&c, cand[nc / 2]) == GC_GB_UNKNOWN) goto out;
-            if (verdict[cand[nc / 2]] == GC_GB_DIVERGES) hi = cand[nc / 2];
+            int32_t mid = cand[nc / 2];
+            if (get(&c, mid) == GC_GB_UNKNOWN) goto out;
+            if (verdict[mid] == GC_GB_DIVERGES) hi = mid;
             continue;
         }
-        /* confirming step: every float input of hi within tolerance */
+        /* confirming step: every float input of hi within tolerance (they are root's
+         * ancestors before hi, so at or before lo) */
         int32_t bad = -1;
         for (int32_t k = g->in_start[hi]; k < g->in_start[hi + 1] && bad < 0; k++) {
             int32_t p = g->in_pts[k];
@@ -91,7 +91,8 @@ void gc_gb_search(const gc_gb_graph *g, int32_t hi, gc_gb_probe_fn probe, void *
         }
         if (bad < 0) { r->first = hi; goto out; }
         r->n_restarts++;
-        hi = bad;                                    /* strictly smaller: the search ends */
+        hi = root = bad;                             /* strictly smaller: the search ends */
+        ancestors(g, root, mark, stack);
     }
 out:
     free(mark); free(cand); free(stack);
