@@ -705,8 +705,12 @@ gc_status gc_gpu_bisect(const gc_gb_opts *o, gc_gb_result *r, char *err, size_t 
     }
     if (full->verdict == GC_GB_OK) {
         r->kind = GC_GB_R_CLEAN;
-        snprintf(r->text, sizeof r->text, "no divergence: every output of the full model is within tolerance (GPU %s vs CPU, %s)",
-                 r->precision, r->runtime);
+        if (o->side == GC_GB_SIDE_GPU)
+            snprintf(r->text, sizeof r->text, "no divergence: every output of the full model is within tolerance (GPU %s vs CPU, %s)",
+                     r->precision, r->runtime);
+        else
+            snprintf(r->text, sizeof r->text, "no divergence: every output of the full model is within tolerance (%s vs %s CPU)",
+                     r->gpu_side, r->runtime);
         goto found;
     }
 

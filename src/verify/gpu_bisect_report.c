@@ -23,11 +23,14 @@ static void target_text(const gc_gb_result *r, const gc_gb_probe *p, gc_str *o) 
     shape_text(o, pt->rank, pt->shape);
 }
 
-static void cmp_text(const gc_gb_cmp *c, gc_str *o) {
+static void cmp_text(const gc_gb_cmp *c, double min_corr, gc_str *o) {
     if (!c->have) { gc_str_printf(o, "not compared%s%s", c->problem[0] ? ": " : "", c->problem); return; }
+    if (c->nan_mismatch)
+        gc_str_printf(o, "%llu of %llu value(s) NaN/Inf on one side only; finite ", (unsigned long long)c->nan_mismatch,
+                      (unsigned long long)c->n);
     gc_str_printf(o, "max|diff| %.4g %s limit %.4g (rel %.3g), corr ", c->max_abs, c->max_abs > c->limit ? ">" : "<=", c->limit, c->rel);
-    if (c->has_corr) gc_str_printf(o, "%.6f", c->corr); else gc_str_puts(o, "n/a");
-    if (c->nan_mismatch) gc_str_printf(o, ", %llu NaN/Inf mismatch(es)", (unsigned long long)c->nan_mismatch);
+    if (c->has_corr) gc_str_printf(o, "%.6f%s", c->corr, !c->pass && c->corr < min_corr ? " < min" : "");
+    else gc_str_puts(o, "n/a");
 }
 
 /* Whatever the checker's JSON says about the node: state, rule, reason, fix, numerics. */
@@ -91,14 +94,14 @@ void gc_gb_text(const gc_gb_result *r, gc_str *o) {
         gc_str_printf(o, "  %3d  ", p->index);
         target_text(r, p, o);
         gc_str_printf(o, ": %s", p->status);
-        if (p->cmp.have) { gc_str_puts(o, ": "); cmp_text(&p->cmp, o); }
+        if (p->cmp.have) { gc_str_puts(o, ": "); cmp_text(&p->cmp, r->tol.min_corr, o); }
         if (p->gpu_ops >= 0) gc_str_printf(o, " (%d/%d nodes on GPU)", p->gpu_ops, p->gpu_ops + p->cpu_ops);
         gc_str_putc(o, '\n');
         if (p->note[0]) gc_str_printf(o, "         %s\n", p->note);
         if (p->target == GC_GB_T_FULL && p->n_outs > 1)
             for (int k = 0; k < p->n_outs; k++) {
                 gc_str_printf(o, "         output '%s': ", p->outs[k].name);
-                cmp_text(&p->outs[k], o);
+                cmp_text(&p->outs[k], r->tol.min_corr, o);
                 gc_str_puts(o, p->outs[k].have && !p->outs[k].pass ? " DIVERGES\n" : "\n");
             }
     }
@@ -107,7 +110,7 @@ void gc_gb_text(const gc_gb_result *r, gc_str *o) {
         gc_str_printf(o, "\nfirst divergent op: op %d %s -> tensor %d '%s' ", f->op, f->op_name, f->tensor, f->tensor_name);
         shape_text(o, f->rank, f->shape);
         gc_str_printf(o, " %s\n  GPU vs CPU: ", f->dtype);
-        cmp_text(&r->first_cmp, o);
+        cmp_text(&r->first_cmp, r->tol.min_corr, o);
         if (r->first_probe >= 0) gc_str_printf(o, " (probe %d%s)", r->first_probe + 1,
                                                r->probes[r->first_probe].target == GC_GB_T_FULL ? ": the full model's output" : "");
         gc_str_puts(o, "\n  inputs:\n");
@@ -122,7 +125,7 @@ void gc_gb_text(const gc_gb_result *r, gc_str *o) {
             case GC_GB_IN_NOT_PROBED: gc_str_puts(o, ": not probed (not float32)"); break;
             default:
                 gc_str_printf(o, ": %s", x->probe >= 0 ? r->probes[x->probe].status : "not probed");
-                if (x->cmp.have) { gc_str_puts(o, ": "); cmp_text(&x->cmp, o); }
+                if (x->cmp.have) { gc_str_puts(o, ": "); cmp_text(&x->cmp, r->tol.min_corr, o); }
                 if (x->probe >= 0) gc_str_printf(o, " (probe %d)", x->probe + 1);
             }
             gc_str_putc(o, '\n');
