@@ -66,7 +66,7 @@ $(BUILD)/gpu-bisect-models: $(BUILD)/obj/tools/gpu_bisect_models.o $(BUILD)/libg
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------
-ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model
+ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model $(BUILD)/gpu-bisect-models
 	$(BUILD)/gctest
 	tests/cli/run.sh $(BUILD)/gpuclean $(BUILD)/demo-model
 

@@ -13,7 +13,8 @@
 # A model packed with inputs of its own ($D/inputs/<model>/input_<k>.npy) is fed those.
 # Env: JOBS (models run at once, default 3), TIMEOUT (per mode, default 120 s), RUNS (3),
 # TEXT=0 (skip the second, text-only run of each model), RUNTIMES (js|native|both),
-# SKIP_DEBS=1 (do not unpack the loader .debs into /: for a dry run on a CPU machine).
+# SKIP_DEBS=1 (do not unpack the loader .debs into /: for a dry run on a CPU machine),
+# BISECT=1 (run `gpuclean bisect --runtime` on every model instead: tools/gpu_bisect_device.sh).
 set -u
 top=$(pwd)
 D=${1:-$top/.device-litert}
@@ -60,6 +61,11 @@ cat "$out/env.txt"
 # ---- run every packed model ------------------------------------------------------------
 mkdir -p "$W/models" "$W/results"
 for z in "$D"/models/*.xz; do [ -f "$z" ] && xz -dc "$z" > "$W/models/$(basename "$z" .xz)"; done
+# BISECT=1: `gpuclean bisect --runtime` on every packed model instead (tools/gpu_bisect_device.sh:
+# $OUT/bisect.jsonl, bisect.md; RUNTIMES / PRECISIONS / TIMEOUT as documented there)
+if [ "${BISECT:-0}" = 1 ]; then
+  OUT=$out W=$W PACK=$D RUNTIMES=${RUNTIMES:-native} exec bash "$top/tools/gpu_bisect_device.sh" "$W"/models/*.tflite
+fi
 one() {
   m=$1; b=$(basename "$m" .tflite)
   # inputs of its own where packed: $D/inputs/<model>/input_<k>.npy (else the sin pattern)
