@@ -7,6 +7,8 @@
   installed;
 * gpuclean.rewrites: the PyTorch rewrite catalogue (torch imported on use);
 * gpuclean.convert: convert_for_gpu, the convert -> check -> rewrite -> verify loop;
+* gpuclean.bisect_gpu: bisect_gpu_divergence, print_bisect_report — the first op the real
+  GPU gets wrong (`gpuclean bisect --runtime`);
 * gpuclean.demo: the built-in demonstration (python -m gpuclean.demo OUTDIR).
 """
 from ._lib import GpucleanError
@@ -14,7 +16,8 @@ from .core import Interpreter, Model, check, compare, inspect, run
 
 __version__ = "0.1.0"
 __all__ = ["GpucleanError", "Model", "Interpreter", "inspect", "check", "run", "compare",
-           "check_gpu_compatibility", "print_report", "convert_for_gpu", "format_report"]
+           "check_gpu_compatibility", "print_report", "convert_for_gpu", "format_report",
+           "bisect_gpu_divergence", "print_bisect_report"]
 
 
 def __getattr__(name):
@@ -24,4 +27,7 @@ def __getattr__(name):
     if name in ("convert_for_gpu", "format_report"):
         from . import convert
         return getattr(convert, name)
+    if name in ("bisect_gpu_divergence", "print_bisect_report"):
+        from . import bisect_gpu
+        return getattr(bisect_gpu, name)
     raise AttributeError("module 'gpuclean' has no attribute %r" % name)
