@@ -444,6 +444,13 @@ static void attach_check(bctx *c, int32_t op) {
 
 /* ---- points ---------------------------------------------------------------------------- */
 
+/* A tensor a probe compares: float32, or a quantized activation (int8/uint8/int16 with a
+ * scale: a float in disguise, compared in steps, one allowed plus rtol of its range). */
+static bool probe_dtype(const gc_tensor *x) {
+    if (x->type == GC_T_FLOAT32) return true;
+    return (x->type == GC_T_INT8 || x->type == GC_T_UINT8 || x->type == GC_T_INT16) && x->quant && x->quant->n_scale > 0;
+}
+
 static bool is_entry_input(const gc_subgraph *g, int32_t t) {
     for (int32_t i = 0; i < g->n_inputs; i++) if (g->inputs[i] == t) return true;
     return false;
@@ -509,8 +516,8 @@ static bool make_deps(const bctx *c, const int32_t *order, int32_t **dep_start, 
     return ok;
 }
 
-/* The float32 tensors ops produce, in execution order, and the integer outputs of the
- * entry (a full-model divergence can start there: float->int CAST). */
+/* The float32 (and quantized) tensors ops produce, in execution order, and the other
+ * outputs of the entry (a full-model divergence can start there: float->int CAST). */
 static gc_status make_points(bctx *c, int32_t **in_start, int32_t **in_pts, int32_t **dep_start, int32_t **dep_pts) {
     const gc_model *m = c->m;
     const gc_subgraph *g = &m->subgraphs[c->sg];
@@ -537,7 +544,7 @@ static gc_status make_points(bctx *c, int32_t **in_start, int32_t **in_pts, int3
             if (t < 0 || t >= nt || c->pt_of_tensor[t] >= 0) continue;
             const gc_tensor *x = &g->tensors[t];
             if (gc_tensor_is_const(m, x) || is_entry_input(g, t)) continue;
-            if (x->type != GC_T_FLOAT32 && !is_out[t]) continue;
+            if (!probe_dtype(x) && !is_out[t]) continue;
             gc_gb_point *p = &r->points[r->n_points];
             p->op = order[q]; p->pos = q;
             p->op_name = gc_arena_strdup(&r->arena, gc_op_name(m, op));
@@ -568,7 +575,7 @@ static gc_status make_points(bctx *c, int32_t **in_start, int32_t **in_pts, int3
             int32_t t = op->inputs[j];
             if (t < 0 || t >= nt) continue;
             int32_t p = c->pt_of_tensor[t];
-            if (p >= 0 && p < i && g->tensors[t].type == GC_T_FLOAT32) (*in_pts)[k++] = p;
+            if (p >= 0 && p < i && probe_dtype(&g->tensors[t])) (*in_pts)[k++] = p;
         }
         c->pt_probe[i] = -1; c->pt_out[i] = -1;
     }
@@ -599,7 +606,7 @@ static void describe_inputs(bctx *c) {
         if (prod >= 0) { x->op = prod; x->op_name = gc_arena_strdup(&r->arena, gc_op_name(c->m, &g->ops[prod])); }
         if (gc_tensor_is_const(c->m, tt)) x->kind = GC_GB_IN_CONSTANT;
         else if (is_entry_input(g, t)) x->kind = GC_GB_IN_GRAPH_INPUT;
-        else if (c->pt_of_tensor[t] >= 0 && tt->type == GC_T_FLOAT32) {
+        else if (c->pt_of_tensor[t] >= 0 && probe_dtype(tt)) {
             x->kind = GC_GB_IN_PROBED;
             x->point = c->pt_of_tensor[t];
             x->probe = c->pt_probe[x->point];

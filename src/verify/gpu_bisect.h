@@ -14,8 +14,8 @@
  *     (gc_lrt_tol_for); integer tensors: atol at least 1 (one step).
  *
  * The search (gc_gb_search, pure: it only sees a probe callback) runs over "points": the
- * float32 tensors that ops of the entry subgraph produce, in topological (execution)
- * order. First the full model runs (its real outputs): no divergent output, no search.
+ * float32 tensors that ops of the entry subgraph produce (and quantized int8/uint8/int16
+ * activations, compared in steps), in topological (execution) order. First the full model runs (its real outputs): no divergent output, no search.
  * Otherwise the earliest divergent output is the anchor "hi", and the search keeps
  *     lo = the last point known within tolerance before hi (-1: the entry inputs, the
  *          same bytes on both sides),
@@ -109,7 +109,7 @@ typedef struct {
     void *progress_user;
 } gc_gb_opts;
 
-/* One point: a float tensor an op produces (or an integer model output, see below). */
+/* One point: a float32 or quantized tensor an op produces, or another output of the entry. */
 typedef struct {
     int32_t op;                    /* op index in the subgraph (file order) */
     int32_t pos;                   /* the op's position in the execution order */
@@ -157,7 +157,7 @@ typedef enum {
     GC_GB_IN_PROBED = 0,           /* produced by a point that was probed */
     GC_GB_IN_GRAPH_INPUT,          /* an entry input: the same bytes on both sides */
     GC_GB_IN_CONSTANT,             /* a weight */
-    GC_GB_IN_NOT_PROBED,           /* from an op but not a point (integer, bool, ...) */
+    GC_GB_IN_NOT_PROBED,           /* from an op but not a point (int32 indices, bool, ...) */
     GC_GB_IN_NONE                  /* optional input absent (-1) */
 } gc_gb_in_kind;
 const char *gc_gb_in_kind_name(gc_gb_in_kind k);

@@ -122,7 +122,7 @@ void gc_gb_text(const gc_gb_result *r, gc_str *o) {
             switch (x->kind) {
             case GC_GB_IN_CONSTANT: gc_str_puts(o, ": constant"); break;
             case GC_GB_IN_GRAPH_INPUT: gc_str_puts(o, ": model input (the same on both sides)"); break;
-            case GC_GB_IN_NOT_PROBED: gc_str_puts(o, ": not probed (not float32)"); break;
+            case GC_GB_IN_NOT_PROBED: gc_str_puts(o, ": not probed (neither float32 nor quantized)"); break;
             default:
                 gc_str_printf(o, ": %s", x->probe >= 0 ? r->probes[x->probe].status : "not probed");
                 if (x->cmp.have) { gc_str_puts(o, ": "); cmp_text(&x->cmp, r->tol.min_corr, o); }
@@ -131,6 +131,10 @@ void gc_gb_text(const gc_gb_result *r, gc_str *o) {
             gc_str_putc(o, '\n');
         }
         check_text(r, o);
+        for (int i = 0; i < r->n_inputs; i++)
+            if (r->inputs[i].kind == GC_GB_IN_NOT_PROBED)
+                gc_str_printf(o, "note: input [%d] (%s from op %d %s) is not a probe point: the divergence can start before it\n",
+                              r->inputs[i].slot, r->inputs[i].dtype, r->inputs[i].op, r->inputs[i].op_name ? r->inputs[i].op_name : "?");
     }
     if (r->n_restarts)
         gc_str_printf(o, "note: the divergence is not monotone along the execution order: %d confirming probe%s found a divergent input and the search went on before it\n",
