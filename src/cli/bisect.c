@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
-#include "interp/interp.h"
 #include "model/model.h"
 #include "runtime/litert.h"
 #include "verify/bisect.h"
@@ -122,41 +121,46 @@ static void gpu_progress(int probe, const char *what, void *user) {
     gc_cli_progress_step(user, "probe %d: %s", probe, what);
 }
 
-/* Every --input names an input of the entry (signature 0, else subgraph 0) by name or
- * index and has its element count (dynamic inputs: any). 0 or 2 (message printed). */
+/* Every --input names an input of the entry (signature 0 by its signature names, else
+ * subgraph 0 by tensor names; or its index), as the runtimes match them, and has its
+ * element count (dynamic inputs: any). 0 or 2 (message printed). */
 static int check_gpu_inputs(const char *path, const gc_lrt_input *ins, int n) {
     if (!n) return 0;
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
     if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
-    gc_interp_opts io = { .precision = GC_PREC_FP32, .signature = GC_SIG_AUTO };
-    gc_interp *it = gc_interp_new(m, &io, err, sizeof err);
     int rc = 0;
-    if (!it) { gc_cli_err("%s: %s", path, err); rc = 2; }
-    for (int i = 0; it && i < n && !rc; i++) {
-        int k = gc_interp_find_input(it, ins[i].key);
-        char *end;
-        long v = strtol(ins[i].key, &end, 10);
-        if (k < 0 && !*end && v >= 0 && v < gc_interp_n_inputs(it)) k = (int)v;
+    const gc_signature *sig = m->n_signatures > 0 ? &m->signatures[0] : NULL;
+    int32_t sg = sig ? (int32_t)sig->subgraph : 0;
+    if (sg < 0 || sg >= m->n_subgraphs) { gc_cli_err("%s: no entry subgraph", path); gc_model_free(m); return 2; }
+    const gc_subgraph *g = &m->subgraphs[sg];
+    int32_t nin = sig ? sig->n_inputs : g->n_inputs;
+    for (int i = 0; i < n && !rc; i++) {
+        int k = -1;
+        for (int32_t j = 0; j < nin && k < 0; j++) {
+            int32_t t = sig ? (int32_t)sig->inputs[j].tensor : g->inputs[j];
+            const char *name = sig ? sig->inputs[j].name : t >= 0 && t < g->n_tensors ? g->tensors[t].name : "";
+            char num[16];
+            snprintf(num, sizeof num, "%d", j);
+            if ((name && !strcmp(ins[i].key, name)) || !strcmp(ins[i].key, num)) k = j;
+        }
         if (k < 0) { rc = gc_cli_usage_error("bisect", "--input %s: the model has no input named or numbered '%s'", ins[i].key, ins[i].key); break; }
         gc_npy a;
         if (gc_npy_read(ins[i].file, &a, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("bisect", "%s", err); break; }
         uint64_t have = gc_npy_count(&a);
         gc_npy_free(&a);
-        gc_tview t = gc_interp_input(it, k);
-        uint64_t need = 1;
-        for (int d = 0; d < t.rank; d++) need *= (uint64_t)t.shape[d];
-        const gc_subgraph *g = &m->subgraphs[gc_interp_entry_subgraph(it)];
+        int32_t t = sig ? (int32_t)sig->inputs[k].tensor : g->inputs[k];
+        if (t < 0 || t >= g->n_tensors) continue;
+        const gc_tensor *x = &g->tensors[t];
         bool dyn = false;
-        if (t.tensor >= 0 && t.tensor < g->n_tensors)
-            for (int d = 0; d < g->tensors[t.tensor].n_shape_signature; d++) dyn |= g->tensors[t.tensor].shape_signature[d] < 0;
+        for (int d = 0; d < x->n_shape_signature; d++) dyn |= x->shape_signature[d] < 0;
+        uint64_t need = gc_tensor_numel(x);
         if (!dyn && have != need) {
             gc_cli_err("gpuclean bisect: %s: %llu elements, input %d ('%s') needs %llu", ins[i].file,
-                       (unsigned long long)have, k, t.name ? t.name : "", (unsigned long long)need);
+                       (unsigned long long)have, k, x->name, (unsigned long long)need);
             rc = 2;
         }
     }
-    gc_interp_free(it);
     gc_model_free(m);
     return rc;
 }
