@@ -2,6 +2,9 @@
 """Where does the real GPU first go wrong? The seed's "bisect by intermediate", done with
 prefix models on the GPU machine (one device call runs every probe of a stage).
 
+Superseded by the verb `gpuclean bisect MODEL --runtime native|js` (one command, the whole
+search on the device: tools/gpu_bisect_device.sh); kept for probing chosen ops by hand.
+
     tools/gpu_bisect.py probes MODEL OUTDIR [--points N] [--ops I,J,...] [--range A:B]
         writes OUTDIR/<stem>__op<I>.tflite: the prefix of MODEL that ends at op I's first
         output (`gpuclean edit --truncate-at`), a single-output model, so no output is
