@@ -12,6 +12,9 @@
  *                           then a long exact main chain, then both merge: the search meets
  *                           within-tolerance points after divergent ones (not monotone)
  *                           and must come back to the branch.
+ *   overflow_last.tflite    x -> 6 ops -> *1000 -> overflow, the model's output: the search
+ *                           ends at the output itself, which the full model measured; its
+ *                           own prefix must be probed to confirm.
  * Prints one line per model: file, op index and tensor of the overflow. */
 #include <stdio.h>
 #include <string.h>
@@ -114,6 +117,17 @@ int main(int argc, char **argv) {
         y = chain(&b, y, 2, "tail");
         gc_sg_set_io(b.m, b.sg, 1, &x, 1, &y);
         rc |= write(b.m, argv[1], "overflow_branch");
+        gc_model_free(b.m);
+    }
+    {   /* overflow_last */
+        builder b = { gc_model_new(), 0, 0 };
+        b.sg = gc_model_add_subgraph(b.m, "main");
+        int32_t x = tensor(&b, "x");
+        int32_t y = chain(&b, x, 6, "pre");
+        int32_t sc = binary(&b, GC_OP_MUL, y, scalar(&b, 1000.0f), "scaled");
+        y = binary(&b, GC_OP_MUL, sc, sc, "overflow");
+        gc_sg_set_io(b.m, b.sg, 1, &x, 1, &y);
+        rc |= write(b.m, argv[1], "overflow_last");
         gc_model_free(b.m);
     }
     return rc;

@@ -743,7 +743,8 @@ gc_status gc_gpu_bisect(const gc_gb_opts *o, gc_gb_result *r, char *err, size_t 
     for (int q = 0; q < na && r->first < 0; q++) {
         int32_t a = anchors[q];
         /* an output no op reads: its prefix computes what the full model did, so the full
-         * model's measurement stands for it (saves one compile) */
+         * model's measurement stands for it while the search runs (saves one compile
+         * unless the search ends there; then its prefix is probed to confirm) */
         if (!r->points[a].consumed && verdict[a] == GC_GB_UNKNOWN) {
             verdict[a] = GC_GB_DIVERGES;
             c.pt_probe[a] = 0; c.pt_out[a] = anchor_out[q];
@@ -755,6 +756,18 @@ gc_status gc_gpu_bisect(const gc_gb_opts *o, gc_gb_result *r, char *err, size_t 
             free(anchors); free(anchor_out);
             gc_errf(err, errlen, "%s", c.err[0] ? c.err : "a probe failed");
             st = c.fail ? c.fail : GC_ERR_RUNTIME; goto done;
+        }
+        if (sr.first >= 0 && c.pt_probe[sr.first] == 0) {
+            /* the answer rests on the full model's measurement: its own prefix must diverge
+             * too (else the whole graph is needed, e.g. an output the graph also reads) */
+            gc_gb_verdict pv = probe_point(sr.first, &c);
+            if (pv == GC_GB_UNKNOWN) {
+                free(anchors); free(anchor_out);
+                gc_errf(err, errlen, "%s", c.err[0] ? c.err : "a probe failed");
+                st = c.fail ? c.fail : GC_ERR_RUNTIME; goto done;
+            }
+            verdict[sr.first] = (uint8_t)pv;
+            if (pv != GC_GB_DIVERGES) continue;
         }
         if (sr.first >= 0) r->first = sr.first;
     }

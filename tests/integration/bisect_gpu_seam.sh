@@ -73,6 +73,13 @@ run $m.q "$tmp/m/$m.tflite" --runtime native --precision fp16 --quiet "${seam[@]
 [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/$m.q.out")" -eq 1 ] && grep -q '^verdict: first divergent op' "$tmp/$m.q.out" \
   && ok "--quiet: the verdict line only" || fail "--quiet: exit $rc: $(cat "$tmp/$m.q.out")"
 
+# 2b. the output itself overflows: the full model's measurement led there; its prefix confirms it
+m=overflow_last
+run $m "$tmp/m/$m.tflite" --runtime native --precision fp16 --json "${seam[@]}"
+f=$tmp/$m.out
+[ $rc -eq 1 ] && [ "$(field "$f" "(r['first']['tensor_name'], r['first']['op'] == $(want_op $m), r['first']['probe'] > 1, r['probes'][r['first']['probe'] - 1].get('tensor_name'))")" = "('overflow', True, True, 'overflow')" ] \
+  && ok "$m: the output op, confirmed by its own prefix (probe $(field "$f" "r['first']['probe']"))" || fail "$m: exit $rc: $(field "$f" "(r.get('first'), [(p['index'], p.get('tensor_name'), p['verdict']) for p in r['probes']])" 2>&1) $(cat "$tmp/$m.err")"
+
 # 3. fp32: nothing diverges (interpreter fp32 vs the runtime's CPU), one probe
 run clean "$tmp/m/overflow_chain.tflite" --runtime native --json "${seam[@]}"
 [ $rc -eq 0 ] && [ "$(field "$tmp/clean.out" "(r['verdict']['kind'], r['probes_used'], r['first'])")" = "('clean', 1, None)" ] \
