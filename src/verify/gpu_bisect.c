@@ -251,8 +251,8 @@ static void run_probe(bctx *c, const char *path, const gc_model *pm, const char 
         case GC_LRT_V_CPU_FAILED: case GC_LRT_V_RUNTIME_LIMIT: case GC_LRT_V_CPU_ONLY:
             set_status(p, GC_GB_SKIP, "CPU failed", dec->text);
             break;
-        case GC_LRT_V_COMPILE_FAILED:
-            set_status(p, GC_GB_SKIP, "GPU compile failed", dec->text);
+        case GC_LRT_V_COMPILE_FAILED:               /* also a GPU run that crashed or hung */
+            set_status(p, GC_GB_SKIP, strstr(dec->text, "GPU run failed") ? "GPU run failed" : "GPU compile failed", dec->text);
             break;
         case GC_LRT_V_FALLBACK:
             if (g && !strcmp(g->status, "ok") && g->has_residency && g->gpu_ops > 0 && !g->delegate_init_failed && !g->fallback_all) {

@@ -144,7 +144,7 @@ typedef struct {
     int32_t point;                 /* GC_GB_T_POINT: the point; else -1 */
     gc_gb_verdict verdict;
     char status[32];               /* "ok", "diverges", "ran on CPU", "GPU compile failed",
-                                      "CPU failed", "not compared" */
+                                      "GPU run failed", "CPU failed", "not compared" */
     char note[320];                /* why, residency, what the runtime said */
     int gpu_ops, cpu_ops;          /* residency of the GPU run; -1 unknown */
     gc_gb_cmp cmp;                 /* the probe tensor (full model: the worst output) */
