@@ -203,6 +203,72 @@ static int32_t entry_tensor(const bctx *c, const char *name, int k) {
     return k >= 0 && k < c->n_entry_out ? c->entry_out_t[k] : -1;
 }
 
+/* Judge the first signature's comparisons d[0..nd) into p: p->outs (every output), p->cmp
+ * (the worst), the verdict and status; note is kept as the probe's note. */
+static void judge_diffs(const gc_lrt_diff *d, int nd, gc_lrt_tol tol, const char *note, gc_gb_probe *p) {
+    int n0 = 0;
+    for (int k = 0; k < nd; k++) if (d[k].sig_index == 0) n0++;
+    if (!n0) { set_status(p, GC_GB_SKIP, "not compared", note && note[0] ? note : "no output to compare"); return; }
+    gc_gb_cmp *outs = calloc((size_t)n0, sizeof *outs);
+    if (!outs) { set_status(p, GC_GB_UNKNOWN, "error", "out of memory"); return; }
+    int j = 0;
+    bool any_bad = false, count_differs = false, compared = false;
+    for (int k = 0; k < nd; k++) {
+        if (d[k].sig_index != 0) continue;
+        gc_gb_cmp *x = &outs[j++];
+        judge(&d[k], tol, x);
+        if (x->have) { compared = true; if (!x->pass) any_bad = true; }
+        else if (strstr(x->problem, "element counts differ")) { count_differs = true; any_bad = true; }
+        if (j == 1 || worse(x, &p->cmp)) p->cmp = *x;
+    }
+    p->outs = outs; p->n_outs = j;
+    if (any_bad) set_status(p, GC_GB_DIVERGES, "diverges", note);
+    else if (compared) set_status(p, GC_GB_OK, "ok", note);
+    else set_status(p, GC_GB_SKIP, "not compared", p->cmp.problem);
+    if (count_differs && !p->note[0]) sncopy(p->note, sizeof p->note, p->cmp.problem);
+    if (p->verdict == GC_GB_OK && p->cmp.identical && !p->note[0]) sncopy(p->note, sizeof p->note, "bit-identical to the CPU");
+}
+
+void gc_gb_judge_report(const gc_lrt_report *rep, int runtime, int precision, gc_lrt_tol tol, gc_gb_probe *p, bool *no_gpu) {
+    *no_gpu = false;
+    const gc_lrt_result *res = &rep->res[runtime];
+    const char *gmode = precision == GC_LRT_FP16 ? "gpu-fp16" : "gpu-fp32";
+    const gc_lrt_mode *g = gc_lrt_find_mode(res, gmode);
+    if (g && g->has_residency) { p->gpu_ops = g->gpu_ops; p->cpu_ops = g->cpu_ops; }
+    if (!rep->per_runtime_set[runtime]) { set_status(p, GC_GB_SKIP, "not compared", "the runtime did not run"); return; }
+    const gc_lrt_decision *dec = &rep->per_runtime[runtime];
+    char note[320] = "";
+    switch (dec->kind) {
+    case GC_LRT_V_NO_GPU:
+        *no_gpu = true;
+        set_status(p, GC_GB_SKIP, "no GPU adapter", dec->text);
+        return;
+    case GC_LRT_V_CPU_FAILED: case GC_LRT_V_RUNTIME_LIMIT: case GC_LRT_V_CPU_ONLY:
+        set_status(p, GC_GB_SKIP, "CPU failed", dec->text);
+        return;
+    case GC_LRT_V_COMPILE_FAILED:                   /* also a GPU run that crashed or hung */
+        set_status(p, GC_GB_SKIP, strstr(dec->text, "GPU run failed") ? "GPU run failed" : "GPU compile failed", dec->text);
+        return;
+    case GC_LRT_V_FALLBACK:
+        if (!(g && !strcmp(g->status, "ok") && g->has_residency && g->gpu_ops > 0 && !g->delegate_init_failed && !g->fallback_all)) {
+            set_status(p, GC_GB_SKIP, "ran on CPU", dec->text);
+            return;
+        }
+        snprintf(note, sizeof note, "partial residency: %d/%d nodes on the GPU", g->gpu_ops, g->gpu_ops + g->cpu_ops);
+        break;
+    default:                                        /* clean, miscompute, bit-identical */
+        break;
+    }
+    for (int i = 0; i < rep->n_cmps; i++) {
+        const gc_lrt_cmpset *cs = &rep->cmps[i];
+        if (strcmp(cs->mode, gmode) || strcmp(cs->ref_mode, "cpu") || strcmp(cs->runtime, cs->ref_runtime)) continue;
+        if (cs->problem[0] && !note[0]) sncopy(note, sizeof note, cs->problem);
+        judge_diffs(cs->d, cs->n, tol, note, p);
+        return;
+    }
+    set_status(p, GC_GB_SKIP, "not compared", note[0] ? note : "no GPU-vs-CPU comparison");
+}
+
 /* Compile and run `path` (in memory: pm) GPU and CPU, judge, fill p. Work in dir. */
 static void run_probe(bctx *c, const char *path, const gc_model *pm, const char *dir, gc_gb_probe *p) {
     const gc_gb_opts *o = c->o;
@@ -229,91 +295,29 @@ static void run_probe(bctx *c, const char *path, const gc_model *pm, const char 
         return;
     }
     if (s != GC_OK) { set_status(p, GC_GB_SKIP, "not compared", e); p->seconds = gc_now() - t0; return; }
-    int rt = o->runtime;
-    const gc_lrt_result *res = &rep.res[rt];
+    const gc_lrt_result *res = &rep.res[o->runtime];
     if (!c->r->runtime_version && res->version) c->r->runtime_version = gc_arena_strdup(&c->r->arena, res->version);
-    const char *gmode = o->precision == GC_LRT_FP16 ? "gpu-fp16" : "gpu-fp32";
-    const gc_lrt_mode *g = gc_lrt_find_mode(res, gmode), *cpu = gc_lrt_find_mode(res, "cpu");
-    if (g && g->has_residency) { p->gpu_ops = g->gpu_ops; p->cpu_ops = g->cpu_ops; }
-
-    gc_lrt_diff *own = NULL;
-    const gc_lrt_diff *d = NULL;
-    int nd = 0;
-    char note[320] = "";
     if (o->side == GC_GB_SIDE_GPU) {
-        const gc_lrt_decision *dec = &rep.per_runtime[rt];
-        bool compare = false;
-        switch (dec->kind) {
-        case GC_LRT_V_NO_GPU:
-            c->no_gpu = true;
-            set_status(p, GC_GB_SKIP, "no GPU adapter", dec->text);
-            break;
-        case GC_LRT_V_CPU_FAILED: case GC_LRT_V_RUNTIME_LIMIT: case GC_LRT_V_CPU_ONLY:
-            set_status(p, GC_GB_SKIP, "CPU failed", dec->text);
-            break;
-        case GC_LRT_V_COMPILE_FAILED:               /* also a GPU run that crashed or hung */
-            set_status(p, GC_GB_SKIP, strstr(dec->text, "GPU run failed") ? "GPU run failed" : "GPU compile failed", dec->text);
-            break;
-        case GC_LRT_V_FALLBACK:
-            if (g && !strcmp(g->status, "ok") && g->has_residency && g->gpu_ops > 0 && !g->delegate_init_failed && !g->fallback_all) {
-                snprintf(note, sizeof note, "partial residency: %d/%d nodes on the GPU", g->gpu_ops, g->gpu_ops + g->cpu_ops);
-                compare = true;
-            } else set_status(p, GC_GB_SKIP, "ran on CPU", dec->text);
-            break;
-        default:                                  /* clean, miscompute, bit-identical */
-            compare = true;
-        }
-        if (compare) {
-            for (int i = 0; i < rep.n_cmps; i++) {
-                const gc_lrt_cmpset *cs = &rep.cmps[i];
-                if (!strcmp(cs->mode, gmode) && !strcmp(cs->ref_mode, "cpu") && !strcmp(cs->runtime, cs->ref_runtime)) {
-                    d = cs->d; nd = cs->n;
-                    if (cs->problem[0] && !note[0]) snprintf(note, sizeof note, "%s", cs->problem);
-                }
-            }
-        }
+        bool no_gpu = false;
+        gc_gb_judge_report(&rep, o->runtime, o->precision, c->r->tol, p, &no_gpu);
+        if (no_gpu) c->no_gpu = true;
     } else {
-        if (!cpu || strcmp(cpu->status, "ok")) {
-            set_status(p, GC_GB_SKIP, "CPU failed", rep.per_runtime[rt].text);
-        } else {
-            char odir[4300], why[512];
-            snprintf(odir, sizeof odir, "%s/interp", dir);
-            if (interp_side(o, pm, res, cpu, odir, c->r->tol, &own, &nd, why, sizeof why)) d = own;
-            else set_status(p, GC_GB_SKIP, "not compared", why);
-        }
+        const gc_lrt_mode *cpu = gc_lrt_find_mode(res, "cpu");
+        gc_lrt_diff *own = NULL;
+        int nd = 0;
+        char odir[4300], why[512];
+        snprintf(odir, sizeof odir, "%s/interp", dir);
+        if (!cpu || strcmp(cpu->status, "ok")) set_status(p, GC_GB_SKIP, "CPU failed", rep.per_runtime[o->runtime].text);
+        else if (interp_side(o, pm, res, cpu, odir, c->r->tol, &own, &nd, why, sizeof why)) judge_diffs(own, nd, c->r->tol, "", p);
+        else set_status(p, GC_GB_SKIP, "not compared", why);
+        free(own);
     }
-    if (d || (!p->status[0] && !nd)) {
-        /* only the first signature's outputs: the entry that was bisected */
-        int n0 = 0;
-        for (int k = 0; k < nd; k++) if (d[k].sig_index == 0) n0++;
-        if (!n0) set_status(p, GC_GB_SKIP, "not compared", note[0] ? note : "no output to compare");
-        else {
-            gc_gb_cmp *outs = calloc((size_t)n0, sizeof *outs);
-            if (!outs) { c->fail = GC_ERR_NOMEM; snprintf(c->err, sizeof c->err, "out of memory"); }
-            int j = 0;
-            bool any_bad = false, count_differs = false, compared = false;
-            for (int k = 0; outs && k < nd; k++) {
-                if (d[k].sig_index != 0) continue;
-                gc_gb_cmp *x = &outs[j++];
-                judge(&d[k], c->r->tol, x);
-                x->tensor = p->target == GC_GB_T_FULL ? entry_tensor(c, d[k].name, d[k].index)
-                                                      : c->r->points[p->point].tensor;
-                if (x->have) { compared = true; if (!x->pass) any_bad = true; }
-                else if (strstr(x->problem, "element counts differ")) { count_differs = true; any_bad = true; }
-                if (j == 1 || worse(x, &p->cmp)) p->cmp = *x;
-            }
-            if (outs) {
-                if (p->target == GC_GB_T_FULL) { p->outs = outs; p->n_outs = j; } else free(outs);
-                if (any_bad) set_status(p, GC_GB_DIVERGES, "diverges", note);
-                else if (compared) set_status(p, GC_GB_OK, "ok", note);
-                else set_status(p, GC_GB_SKIP, "not compared", p->cmp.problem);
-                if (count_differs && !p->note[0]) snprintf(p->note, sizeof p->note, "%s", p->cmp.problem);
-                if (p->verdict == GC_GB_OK && p->cmp.identical && !p->note[0])
-                    snprintf(p->note, sizeof p->note, "bit-identical to the CPU");
-            }
-        }
-    }
-    free(own);
+    if (p->verdict == GC_GB_UNKNOWN && !strcmp(p->status, "error")) { c->fail = GC_ERR_NOMEM; sncopy(c->err, sizeof c->err, "out of memory"); }
+    /* which tensor each comparison is of */
+    for (int k = 0; k < p->n_outs; k++)
+        p->outs[k].tensor = p->target == GC_GB_T_FULL ? entry_tensor(c, p->outs[k].name, k) : c->r->points[p->point].tensor;
+    p->cmp.tensor = -1;
+    for (int k = 0; k < p->n_outs; k++) if (!strcmp(p->outs[k].name, p->cmp.name)) { p->cmp.tensor = p->outs[k].tensor; break; }
     gc_lrt_report_free(&rep);
     p->seconds = gc_now() - t0;
 }

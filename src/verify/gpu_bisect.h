@@ -148,7 +148,7 @@ typedef struct {
     char note[320];                /* why, residency, what the runtime said */
     int gpu_ops, cpu_ops;          /* residency of the GPU run; -1 unknown */
     gc_gb_cmp cmp;                 /* the probe tensor (full model: the worst output) */
-    gc_gb_cmp *outs; int n_outs;   /* full model: every output of the entry */
+    gc_gb_cmp *outs; int n_outs;   /* every output compared (the full model: the entry's) */
     double seconds;
 } gc_gb_probe;
 
@@ -216,6 +216,12 @@ gc_status gc_gpu_bisect(const gc_gb_opts *o, gc_gb_result *r, char *err, size_t 
 void gc_gb_free(gc_gb_result *r);
 /* 0 clean or not on the GPU, 1 a divergence (found or not isolated) */
 int gc_gb_exit_code(const gc_gb_result *r);
+
+/* One probe's verdict from the runtime's report of the prefix (GPU against CPU of
+ * `runtime` at `precision`), as gc_gpu_bisect judges it: fills p's status, note,
+ * residency, outs (the first signature's outputs, malloc'd) and cmp (the worst);
+ * *no_gpu when the runtime found no GPU adapter. (Exposed for tests.) */
+void gc_gb_judge_report(const gc_lrt_report *rep, int runtime, int precision, gc_lrt_tol tol, gc_gb_probe *p, bool *no_gpu);
 
 /* ---- reports (gpu_bisect_report.c) ---------------------------------------------------- */
 void gc_gb_text(const gc_gb_result *r, gc_str *out);

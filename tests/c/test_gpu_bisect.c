@@ -292,3 +292,152 @@ GC_TEST(gpu_bisect_prefix_output_is_read_by_no_op) {
         gc_model_free(m);
     }
 }
+
+/* ---- judging one probe from a runtime report (the real-GPU branch) ----------------------- */
+
+/* A native report with a CPU mode and a GPU mode, the per-runtime decision `kind`, and one
+ * GPU-vs-CPU comparison set of the given diffs. */
+typedef struct { gc_lrt_report rep; gc_lrt_mode modes[2]; gc_lrt_cmpset cs; gc_lrt_diff d[3]; } fake_report;
+
+static void fake(fake_report *f, gc_lrt_verdict kind, const char *gmode, int gpu_ops, int cpu_ops) {
+    memset(f, 0, sizeof *f);
+    f->rep.have[GC_LRT_NATIVE] = true;
+    f->rep.per_runtime_set[GC_LRT_NATIVE] = true;
+    f->rep.per_runtime[GC_LRT_NATIVE].kind = kind;
+    snprintf(f->rep.per_runtime[GC_LRT_NATIVE].text, sizeof f->rep.per_runtime[0].text, "decision %d", (int)kind);
+    gc_lrt_result *r = &f->rep.res[GC_LRT_NATIVE];
+    r->runtime = "native";
+    r->modes = f->modes; r->n_modes = 2;
+    f->modes[0] = (gc_lrt_mode){ .mode = "cpu", .status = "ok" };
+    f->modes[1] = (gc_lrt_mode){ .mode = gmode, .gpu = true, .status = "ok", .has_residency = gpu_ops >= 0,
+                                 .gpu_ops = gpu_ops, .cpu_ops = cpu_ops };
+    f->cs = (gc_lrt_cmpset){ .runtime = "native", .mode = gmode, .ref_runtime = "native", .ref_mode = "cpu", .d = f->d, .n = 0 };
+    f->rep.cmps = &f->cs; f->rep.n_cmps = 1;
+}
+
+static void diff(fake_report *f, int sig, const char *name, const char *dtype, double max_abs, double ref, double corr, uint64_t nan) {
+    gc_lrt_diff *d = &f->d[f->cs.n++];
+    d->sig_index = sig;
+    d->index = f->cs.n - 1;
+    snprintf(d->name, sizeof d->name, "%s", name);
+    snprintf(d->dtype, sizeof d->dtype, "%s", dtype);
+    d->n = 100; d->max_abs = max_abs; d->ref_max_abs = ref; d->corr = corr; d->has_corr = corr >= -1; d->nan_mismatch = nan;
+}
+
+static gc_gb_probe judged(const fake_report *f, int precision, gc_lrt_tol tol, bool *no_gpu) {
+    gc_gb_probe p;
+    memset(&p, 0, sizeof p);
+    p.gpu_ops = p.cpu_ops = -1;
+    gc_gb_judge_report(&f->rep, GC_LRT_NATIVE, precision, tol, &p, no_gpu);
+    return p;
+}
+
+GC_TEST(gpu_bisect_judge_report) {
+    gc_lrt_tol t32 = gc_lrt_tol_for("gpu-fp32"), t16 = gc_lrt_tol_for("gpu-fp16");
+    fake_report f;
+    bool ng;
+    /* within 1e-4 + 1e-3*max|cpu| and corr: ok, residency reported */
+    fake(&f, GC_LRT_V_CLEAN, "gpu-fp32", 12, 0);
+    diff(&f, 0, "y", "float32", 5e-4, 1.0, 0.99999, 0);
+    gc_gb_probe p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_OK && !ng && !strcmp(p.status, "ok") && p.gpu_ops == 12 && p.cpu_ops == 0);
+    CHECK_NEAR(p.cmp.limit, 1e-4 + 1e-3, 1e-12);
+    CHECK_NEAR(p.cmp.rel, 5e-4, 1e-12);
+    free(p.outs);
+    /* over the limit: diverges; the same numbers at fp16 tolerance: ok */
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp32", 12, 0);
+    diff(&f, 0, "y", "float32", 2e-3, 1.0, 0.99999, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES && !p.cmp.pass);
+    free(p.outs);
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp16", 12, 0);
+    diff(&f, 0, "y", "float32", 2e-3, 1.0, 0.9999, 0);
+    p = judged(&f, GC_LRT_FP16, t16, &ng);
+    CHECK(p.verdict == GC_GB_OK);
+    free(p.outs);
+    /* a low correlation diverges even within the absolute limit; NaN/Inf on one side too */
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp32", 5, 0);
+    diff(&f, 0, "y", "float32", 9e-4, 1.0, 0.66, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES);
+    free(p.outs);
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp32", 5, 0);
+    diff(&f, 0, "y", "float32", 0, 1.0, 1.0, 3);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES && p.cmp.nan_mismatch == 3);
+    free(p.outs);
+    /* integers: one step is allowed, two are not */
+    fake(&f, GC_LRT_V_CLEAN, "gpu-fp32", 5, 0);
+    diff(&f, 0, "q", "int8", 1, 100, 0.99999, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_OK);
+    free(p.outs);
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp32", 5, 0);
+    diff(&f, 0, "q", "int8", 2, 100, 0.99999, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES);
+    free(p.outs);
+    /* a tighter rtol (--tol) changes the verdict of the same numbers */
+    gc_lrt_tol tight = t32;
+    tight.rtol = 1e-5;
+    fake(&f, GC_LRT_V_CLEAN, "gpu-fp32", 5, 0);
+    diff(&f, 0, "y", "float32", 5e-4, 1.0, 0.99999, 0);
+    p = judged(&f, GC_LRT_FP32, tight, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES);
+    free(p.outs);
+    /* only the first signature counts; the worst output is the probe's measurement */
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp32", 5, 0);
+    diff(&f, 0, "a", "float32", 1e-5, 1.0, 1.0, 0);
+    diff(&f, 0, "b", "float32", 0.5, 1.0, 0.9, 0);
+    diff(&f, 1, "other", "float32", 9.0, 1.0, 0.1, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES && p.n_outs == 2 && !strcmp(p.cmp.name, "b"));
+    free(p.outs);
+    /* partial residency is judged, and said; a whole-model CPU fallback is not */
+    fake(&f, GC_LRT_V_FALLBACK, "gpu-fp32", 10, 2);
+    diff(&f, 0, "y", "float32", 0.3, 1.0, 0.9, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES && strstr(p.note, "partial residency: 10/12") != NULL);
+    free(p.outs);
+    fake(&f, GC_LRT_V_FALLBACK, "gpu-fp32", 0, 12);
+    diff(&f, 0, "y", "float32", 0.3, 1.0, 0.9, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_SKIP && !strcmp(p.status, "ran on CPU") && p.outs == NULL);
+    fake(&f, GC_LRT_V_FALLBACK, "gpu-fp32", 12, 0);
+    f.modes[1].delegate_init_failed = true;
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_SKIP && !strcmp(p.status, "ran on CPU"));
+    /* no adapter, compile failure, crash, CPU failure: not judged, each said */
+    fake(&f, GC_LRT_V_NO_GPU, "gpu-fp32", -1, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(ng && p.verdict == GC_GB_SKIP);
+    fake(&f, GC_LRT_V_COMPILE_FAILED, "gpu-fp32", -1, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(!ng && p.verdict == GC_GB_SKIP && !strcmp(p.status, "GPU compile failed") && !strcmp(p.note, "decision 2"));
+    fake(&f, GC_LRT_V_COMPILE_FAILED, "gpu-fp32", -1, 0);
+    snprintf(f.rep.per_runtime[GC_LRT_NATIVE].text, sizeof f.rep.per_runtime[0].text, "GPU run failed: ADD: crashed");
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(!strcmp(p.status, "GPU run failed"));
+    fake(&f, GC_LRT_V_CPU_FAILED, "gpu-fp32", 3, 0);
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_SKIP && !strcmp(p.status, "CPU failed"));
+    /* bit-identical to the CPU: within tolerance, noted */
+    fake(&f, GC_LRT_V_NOT_RUN, "gpu-fp32", 3, 0);
+    diff(&f, 0, "y", "float32", 0, 1.0, 1.0, 0);
+    f.d[0].identical = true;
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_OK && strstr(p.note, "bit-identical") != NULL);
+    free(p.outs);
+    /* a GPU output of another size diverges */
+    fake(&f, GC_LRT_V_MISCOMPUTE, "gpu-fp32", 3, 0);
+    diff(&f, 0, "y", "float32", 0, 0, 2, 0);
+    snprintf(f.d[0].problem, sizeof f.d[0].problem, "element counts differ (100 vs 50)");
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_DIVERGES);
+    free(p.outs);
+    /* the runtime compared nothing for that mode: not judged */
+    fake(&f, GC_LRT_V_CLEAN, "gpu-fp32", 3, 0);
+    f.cs.mode = "gpu-fp16";
+    p = judged(&f, GC_LRT_FP32, t32, &ng);
+    CHECK(p.verdict == GC_GB_SKIP && !strcmp(p.status, "not compared"));
+}
