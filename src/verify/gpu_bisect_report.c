@@ -41,10 +41,13 @@ static void check_text(const gc_gb_result *r, gc_str *o) {
     const gc_lj *n = gc_lj_parse(&a, r->check_node, strlen(r->check_node), e, sizeof e);
     const char *state = gc_lj_str(gc_lj_get(n, "state"), "?");
     const char *rule = gc_lj_str(gc_lj_get(n, "rule"), NULL), *reason = gc_lj_str(gc_lj_get(n, "reason"), "");
-    gc_str_printf(o, "  check:  %s", state);
-    if (rule) gc_str_printf(o, " [%s]", rule);
-    if (reason[0]) gc_str_printf(o, ": %s", reason);
-    gc_str_putc(o, '\n');
+    if (!strcmp(state, "gpu") && !rule) gc_str_puts(o, "  check:  on the GPU; no rule names this node\n");
+    else {
+        gc_str_printf(o, "  check:  %s", state);
+        if (rule) gc_str_printf(o, " [%s]", rule);
+        if (reason[0]) gc_str_printf(o, ": %s", reason);
+        gc_str_putc(o, '\n');
+    }
     const gc_lj *fx = gc_lj_get(n, "fix");
     const char *fid = gc_lj_str(gc_lj_get(fx, "id"), NULL), *ftl = gc_lj_str(gc_lj_get(fx, "tflite"), NULL);
     if (fid && strcmp(fid, "fix.none")) gc_str_printf(o, "  fix:    %s%s%s\n", fid, ftl ? ": " : "", ftl ? ftl : "");
