@@ -61,6 +61,11 @@ $(BUILD)/demo-model: $(BUILD)/obj/tools/demo_model.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/rule-models: $(BUILD)/obj/tools/rule-models.o $(BUILD)/obj/tests/c/test_check_cases.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# the GPU miscompute sweep's model generator (tools/sweep/; run by tools/gpu_sweep.py pack)
+SWEEP_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tools/sweep/*.c)))
+DEPS += $(SWEEP_OBJ:.o=.d)
+$(BUILD)/gpu-sweep: $(SWEEP_OBJ) $(BUILD)/obj/tests/c/test_check_cases.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------
 ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model
