@@ -139,5 +139,6 @@ void sw_family_densify(sw_ctx *x);
 void sw_family_dequantize(sw_ctx *x);
 void sw_family_resize(sw_ctx *x);
 void sw_family_alias(sw_ctx *x);
+void sw_family_pattern(sw_ctx *x);
 
 #endif

@@ -165,6 +165,5 @@ void sw_family_transpose_conv(sw_ctx *x) {
             for (int p = 0; p < 2; p++) tconv(x, k, s, p, false, 0);
     tconv(x, 3, 2, SW_SAME, true, 0);
     tconv(x, 4, 2, SW_SAME, true, 0);
-    tconv(x, 3, 2, SW_VALID, true, 0);
     tconv(x, 3, 2, SW_SAME, true, SW_ACT_RELU);
 }

@@ -9,7 +9,7 @@
  * sweep's constant fill keeps |divisor| >= 1/251.
  * Extras: the Swin-T case ADD([24,49,49], const[1,24,49,49]) (230 KB of constant: the
  * one model over 100 KB; its fill compresses to a few KB), smaller and batch>1 variants,
- * both operands broadcasting, a constant first operand, scalars.
+ * both operands broadcasting, a constant first operand, a rank-0 scalar.
  */
 #include "sweep.h"
 
@@ -112,8 +112,6 @@ void sw_family_elementwise(sw_ctx *x) {
             binary(x, o, 4, (const int32_t[]){ 2, 1, 4, 1 }, 4, (const int32_t[]){ 1, 3, 1, 5 }, false, bc, tag);
             snprintf(tag, sizeof tag, "r4_scalar_%s", s);
             binary(x, o, 4, F, 0, NULL, false, bc, tag);
-            snprintf(tag, sizeof tag, "r4_one_%s", s);
-            binary(x, o, 4, F, 1, (const int32_t[]){ 1 }, false, bc, tag);
         }
     }
     /* a constant first operand (order matters for SUB) */

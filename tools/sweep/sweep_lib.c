@@ -26,6 +26,7 @@ const sw_family sw_families[] = {
     { "dequantize", "DEQUANTIZE'd fp16/int8 constants feeding CONV/FC/ADD", sw_family_dequantize },
     { "resize", "RESIZE_BILINEAR/RESIZE_NEAREST_NEIGHBOR: align_corners, half_pixel_centers, scales", sw_family_resize },
     { "alias", "outputs that are also consumed inside the graph (LiteRT#8599)", sw_family_alias },
+    { "pattern", "transformer blocks: LayerNorm, GELU, attention, head split/merge, transposes", sw_family_pattern },
 };
 const int sw_families_n = (int)(sizeof sw_families / sizeof sw_families[0]);
 

@@ -56,7 +56,6 @@ void sw_family_fully_connected(sw_ctx *x) {
     }
     fc(x, 2, s2, false, true, true, 0, "_runtime_w");
     fc(x, 3, s3, true, true, true, 0, "_runtime_w");
-    fc(x, 2, s2, false, true, false, SW_ACT_RELU, "_relu");
 }
 
 typedef struct { const char *tag; int lr; int32_t lb[2]; int rr; int32_t rb[2]; bool rconst; } bmm_cfg;

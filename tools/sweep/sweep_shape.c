@@ -69,7 +69,7 @@ void sw_family_pad(sw_ctx *x) {
         pad(x, kind, 4, ch4, "channels");
         pad(x, kind, 3, hw3, "hw");
         pad(x, kind, 3, ch3, "channels");
-        pad(x, kind, 3, all3, "all");
+        if (kind == P_PAD) pad(x, kind, 3, all3, "all");
     }
     pad(x, P_PAD, 4, b4, "batch");
     pad(x, P_PAD, 3, asym3, "hw_asym");

@@ -123,7 +123,7 @@ void sw_family_split(sw_ctx *x) {
         for (int u = 0; u < U_N; u++)
             for (int axis = 3; axis >= 1; axis -= 2)
                 for (int n = 2; n <= 3; n++) {
-                    if (n == 3 && (u == U_COMBINED || u == U_MIXED)) continue;
+                    if (n == 3 && (u == U_COMBINED || u == U_MIXED || (u == U_UNUSED && axis == 1))) continue;
                     split_case(x, k, axis, n, u, false);
                 }
     for (int k = K_SPLIT; k <= K_SPLIT_V; k++) {
