@@ -298,7 +298,8 @@ def classify(case, report, rt_name, precision, logs):
     if g.get("status") == "runtime_limit":
         return done("init_failed", "runtime limit: %s" % (g.get("limit") or g.get("error")))
     if g.get("status") != "ok":
-        return done("init_failed", first_message(log) or g.get("error") or g.get("status"))
+        err = g.get("error") or ""
+        return done("init_failed", first_message(log) or first_message(err.splitlines()) or err or g.get("status"))
     if g.get("fallback_all"):
         return done("cpu_fallback", "the runtime ran the whole model on the CPU")
     cmp_ = next((c for c in report.get("comparisons", []) if c.get("runtime") == rt_name and
@@ -329,7 +330,7 @@ def collect_rows(dir_, manifest, device_label=None):
     device = {"label": label, "name": name, "driver": driver}
     logs = read_logs(dir_)
     cases = {c["name"]: c for c in manifest}
-    rows, unknown = [], []
+    rows, unknown, failed = [], [], []
     with open(path, errors="replace") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
@@ -347,12 +348,8 @@ def collect_rows(dir_, manifest, device_label=None):
                     "device": device, "date": date, "predicted": c.get("predicted"),
                     "cpu_agree": r.get("cpu_agree")}
             rts = r.get("runtimes")
-            if not rts:   # gpuclean litert itself failed on this model
-                for rt_name in ("native", "js"):
-                    for p in ("fp32", "fp16"):
-                        rows.append(dict(base, runtime=rt_name, version=None, precision=p, status="cpu_failed",
-                                         gpu_nodes=None, total_nodes=None, max_abs=None, rel=None, corr=None,
-                                         identical=None, message=str(r.get("error") or "no report")[:500]))
+            if not rts:   # gpuclean litert itself failed on this model: rows added below
+                failed.append((base, str(r.get("error") or "no report")[:500]))
                 continue
             for rt_name, rt in rts.items():
                 if not rt.get("ran"):
@@ -363,6 +360,22 @@ def collect_rows(dir_, manifest, device_label=None):
     if unknown:
         print("gpu_sweep: warning: %d report(s) for models not in the manifest (skipped): %s"
               % (len(unknown), ", ".join(sorted(unknown)[:5])), file=sys.stderr)
+    # a model gpuclean litert itself failed on names no runtime: it ran with the runtimes
+    # (and versions) of the rest of the run
+    seen = {}
+    for r in rows:
+        if r["version"]:
+            seen.setdefault(r["runtime"], {})
+            seen[r["runtime"]][r["version"]] = seen[r["runtime"]].get(r["version"], 0) + 1
+    runtimes = {rt: max(v.items(), key=lambda kv: kv[1])[0] for rt, v in seen.items()} or {"native": None, "js": None}
+    for base, err in failed:
+        for rt_name, version in sorted(runtimes.items()):
+            for p in ("fp32", "fp16"):
+                rows.append(dict(base, runtime=rt_name, version=version, precision=p, status="cpu_failed",
+                                 gpu_nodes=None, total_nodes=None, max_abs=None, rel=None, corr=None,
+                                 identical=None, message=err))
+    order = {c["name"]: i for i, c in enumerate(manifest)}   # the generator's order
+    rows.sort(key=lambda r: (order[r["case"]], r["runtime"] != "native", r["runtime"], r["precision"] != "fp32"))
     return rows
 
 
@@ -442,7 +455,7 @@ def cmd_table(a):
                     key=lambda k: (k[0] != "native", k))
     cols = [(rt, v, d, p) for rt, v, d in combos for p in ("fp32", "fp16")]
     fams, cases = [], {}
-    for r in rows:
+    for r in sorted(rows, key=lambda r: r["runtime"] != "native"):   # stable: the files keep the generator's order
         if r["family"] not in fams:
             fams.append(r["family"])
         cases.setdefault(r["family"], set()).add(r["case"])
