@@ -64,6 +64,11 @@ $(BUILD)/rule-models: $(BUILD)/obj/tools/rule-models.o $(BUILD)/obj/tests/c/test
 # models that diverge at a known op in half precision (tests of `bisect --runtime`)
 $(BUILD)/gpu-bisect-models: $(BUILD)/obj/tools/gpu_bisect_models.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# the GPU miscompute sweep's model generator (tools/sweep/; run by tools/gpu_sweep.py pack)
+SWEEP_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tools/sweep/*.c)))
+DEPS += $(SWEEP_OBJ:.o=.d)
+$(BUILD)/gpu-sweep: $(SWEEP_OBJ) $(BUILD)/obj/tests/c/test_check_cases.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests -------------------------------------------------------------------
 ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model $(BUILD)/gpu-bisect-models

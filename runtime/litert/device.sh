@@ -18,6 +18,7 @@
 set -u
 top=$(pwd)
 D=${1:-$top/.device-litert}
+case "$D" in /*) ;; *) D=$top/$D ;; esac   # the unpacking below runs in other folders
 out=${OUT:-$top/device-out}
 W=/tmp/gpuclean-litert
 jobs=${JOBS:-3}; tmo=${TIMEOUT:-120}; runs=${RUNS:-3}; text=${TEXT:-1}; rts=${RUNTIMES:-both}
