@@ -23,7 +23,8 @@ Python standard library only. Row statuses (collect):
                   runtime within gc_lrt_tol_for's tolerance for that precision
                   (fp32: |diff| <= 1e-4 + 1e-3 max|cpu|, corr >= 0.9999; fp16: 1e-3 +
                   2e-2 max|cpu|, corr >= 0.999; integer outputs allow one step)
-    wrong         the same, out of tolerance (or NaN/Inf where the CPU has none)
+    wrong         out of that tolerance (or NaN/Inf where the CPU has none), whatever the
+                  residency: a partially delegated graph that returns wrong numbers counts
     init_failed   the delegate accepted the nodes but failed to build its kernels (the
                   runtime restored the CPU plan, or the GPU compile/run failed outright)
     rejected      the delegate's op filter rejected the op under test
@@ -287,30 +288,36 @@ def classify(case, report, rt_name, precision, logs):
         return done("no_gpu", g.get("error") or "no GPU adapter")
     unsup = g.get("unsupported") or []
     res = g.get("residency")
+    partial = None   # nodes off the GPU: (status, the delegate's words)
     if res and (res.get("cpu_ops") or 0) > 0:
         ops = {u.get("op") for u in unsup}
         words = "; ".join("%s: %s" % (u.get("op"), u.get("reason")) for u in unsup) or res.get("line")
-        if case["op"] in ops or (res.get("gpu_ops") or 0) == 0:
-            return done("rejected", words)
-        return done("cpu_fallback", words)
+        partial = ("rejected" if case["op"] in ops or (res.get("gpu_ops") or 0) == 0 else "cpu_fallback", words)
     if g.get("delegate_init_failed"):
         return done("init_failed", first_message(log) or g.get("error") or "the delegate failed to build its kernels")
-    if g.get("status") == "runtime_limit":
-        return done("init_failed", "runtime limit: %s" % (g.get("limit") or g.get("error")))
     if g.get("status") != "ok":
         err = g.get("error") or ""
+        if partial:
+            return done(partial[0], "%s (then: %s)" % (partial[1], err) if err else partial[1])
+        if g.get("status") == "runtime_limit":
+            return done("init_failed", "runtime limit: %s" % (g.get("limit") or err))
         return done("init_failed", first_message(log) or first_message(err.splitlines()) or err or g.get("status"))
-    if g.get("fallback_all"):
-        return done("cpu_fallback", "the runtime ran the whole model on the CPU")
     cmp_ = next((c for c in report.get("comparisons", []) if c.get("runtime") == rt_name and
                  c.get("mode") == "gpu-" + precision and c.get("ref_mode") == "cpu" and
                  c.get("ref_runtime") == rt_name), None)
-    if not cmp_ or not cmp_.get("outputs"):
+    ok = None
+    if cmp_ and cmp_.get("outputs"):   # the numbers, whatever the residency
+        ok, row["max_abs"], row["rel"], row["corr"], msg = judge(cmp_["outputs"], precision)
+        row["identical"] = all(bool(o.get("identical")) for o in cmp_["outputs"])
+        if not ok:   # a partially delegated graph that returns wrong numbers is a miscompute too
+            return done("wrong", "%s (%s)" % (msg, partial[1]) if partial else msg)
+    if partial:
+        return done(*partial)
+    if g.get("fallback_all"):
+        return done("cpu_fallback", "the runtime ran the whole model on the CPU")
+    if ok is None:
         sig = next((s for s in g.get("signatures", []) if not s.get("ok")), None)
         return done("init_failed", (sig or {}).get("error") or first_message(log) or "no GPU output to compare")
-    ok, row["max_abs"], row["rel"], row["corr"], msg = judge(cmp_["outputs"], precision)
-    ident = [bool(o.get("identical")) for o in cmp_["outputs"]]
-    row["identical"] = all(ident)
     if row["identical"] and not res:
         other = next((c for c in report.get("comparisons", []) if c.get("runtime") == rt_name and
                       c.get("mode") == "gpu-" + ("fp16" if precision == "fp32" else "fp32") and
@@ -318,7 +325,7 @@ def classify(case, report, rt_name, precision, logs):
         floats = all((o.get("dtype") or "float32") not in INT_DTYPES for o in cmp_["outputs"])
         if other and floats and all(o.get("identical") for o in other.get("outputs", [])):
             return done("cpu_fallback", "GPU output bit-identical to the CPU at fp32 and fp16: the GPU did not run")
-    return done("ok" if ok else "wrong", msg)
+    return done("ok")
 
 
 def collect_rows(dir_, manifest, device_label=None):

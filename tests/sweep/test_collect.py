@@ -130,9 +130,14 @@ class Collect(unittest.TestCase):
         r = self.row("cumsum_fx", "native", "fp32")
         self.assertEqual((r["status"], r["gpu_nodes"], r["total_nodes"]), ("rejected", 0, 1))
         self.assertIn("CUMSUM: Input/output must be float type", r["message"])
-        r = self.row("softmax_fx", "native", "fp16")
+        r = self.row("softmax_fx", "native", "fp16")   # another op rejected, numbers within tolerance
         self.assertEqual((r["status"], r["gpu_nodes"], r["total_nodes"]), ("cpu_fallback", 2, 3))
         self.assertIn("SQUEEZE: Operation is not supported.", r["message"])
+        self.assertAlmostEqual(r["max_abs"], 0.0004)
+        r = self.row("softmax_fx", "native", "fp32")   # partially delegated and wrong: a miscompute
+        self.assertEqual((r["status"], r["gpu_nodes"], r["total_nodes"]), ("wrong", 2, 3))
+        self.assertAlmostEqual(r["corr"], 0.1)
+        self.assertIn("(SQUEEZE: Operation is not supported.)", r["message"])
         r = self.row("softmax_fx", "js", "fp32")
         self.assertEqual(r["status"], "cpu_fallback")
         self.assertIn("whole model on the CPU", r["message"])

@@ -30,9 +30,10 @@
 #define SW_MAX_OUTPUTS 16
 
 typedef struct {
-    int type;                 /* GC_T_FLOAT32 or GC_T_INT32; 0 = the device's sin pattern */
-    int rank; int64_t shape[8];
-    void *data;               /* malloc'd */
+    int type;                 /* GC_T_FLOAT32 or GC_T_INT32 */
+    uint64_t n;               /* values given */
+    int rank; int64_t shape[8];   /* the graph input's shape (filled in by sw_emit) */
+    void *data;               /* malloc'd; NULL = the device's sin pattern */
 } sw_input;
 
 /* One case being built. */

@@ -147,8 +147,7 @@ static void set_input(sw_case *c, int k, int type, const void *v, size_t bytes) 
     c->in[k].data = malloc(bytes ? bytes : 1);
     if (!c->in[k].data) { fprintf(stderr, "gpu-sweep: out of memory\n"); exit(1); }
     memcpy(c->in[k].data, v, bytes);
-    c->in[k].rank = -1;   /* the count: checked against the tensor at emit time */
-    c->in[k].shape[0] = (int64_t)(bytes / 4);
+    c->in[k].n = bytes / 4;   /* checked against the tensor at emit time */
 }
 void sw_in_f32(sw_case *c, int k, const float *v, uint64_t n) { set_input(c, k, SW_F32, v, (size_t)n * sizeof(float)); }
 void sw_in_i32(sw_case *c, int k, const int32_t *v, uint64_t n) { set_input(c, k, SW_I32, v, (size_t)n * sizeof(int32_t)); }
@@ -195,9 +194,9 @@ void sw_emit(sw_ctx *x, sw_case *c, const char *family, const char *op, const ch
         if (k >= sg->n_inputs) { fail(x, "%s: values for input %d but the model has %d", name, k, sg->n_inputs); break; }
         const gc_tensor *t = &sg->tensors[sg->inputs[k]];
         uint64_t n = gc_tensor_numel(t);
-        if ((uint64_t)c->in[k].shape[0] != n || t->type != c->in[k].type) {
+        if (c->in[k].n != n || t->type != c->in[k].type) {
             fail(x, "%s: input %d values do not match its tensor (%llu values, tensor has %llu)", name, k,
-                 (unsigned long long)c->in[k].shape[0], (unsigned long long)n);
+                 (unsigned long long)c->in[k].n, (unsigned long long)n);
             break;
         }
         c->in[k].rank = t->rank;
