@@ -456,6 +456,52 @@ def fmt(x, spec="%.3g"):
     return "" if x is None else spec % x
 
 
+def _attr(r, k):
+    return r["op"] if k == "op" else r["attrs"].get(k)
+
+
+def _pure(rs, keys):
+    """{value tuple: status} when the statuses of rs are a function of those attributes
+    (and the attributes do not simply name every case), else None"""
+    groups = {}
+    for r in rs:
+        groups.setdefault(tuple(json.dumps(_attr(r, k), sort_keys=True) for k in keys), set()).add(r["status"])
+    if any(len(v) > 1 for v in groups.values()) or len(groups) >= len(rs):
+        return None
+    return {g: next(iter(v)) for g, v in groups.items()}
+
+
+def conditions(rows, max_pairs=2):
+    """Per family, runtime and precision with more than one status: the attributes (one,
+    else pairs) whose values decide the status. Lines of Markdown."""
+    out, by = [], {}
+    for r in rows:
+        if r["status"] == "no_gpu":
+            continue
+        by.setdefault((r["family"], r["runtime"], r["version"] or "?", r["precision"]), []).append(r)
+    for (fam, rt, v, p), rs in by.items():
+        if len({r["status"] for r in rs}) < 2:
+            continue
+        keys = sorted({"op"} | {k for r in rs for k in r["attrs"]})
+        keys = [k for k in keys if len({json.dumps(_attr(r, k), sort_keys=True) for r in rs}) > 1]
+        found = [(k,) for k in keys if _pure(rs, (k,))]
+        if not found:
+            found = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:] if _pure(rs, (a, b))][:max_pairs]
+        head = "- %s, %s-%s %s (%d cases):" % (fam, rt, v, p, len(rs))
+        if not found:
+            out.append("%s no single attribute or pair decides the status" % head)
+            continue
+        for ks in found:
+            m = _pure(rs, ks)
+            per = {}
+            for vals, st in m.items():
+                per.setdefault(st, []).append(", ".join("%s=%s" % (k, json.loads(x)) for k, x in zip(ks, vals)))
+            desc = "; ".join("%s when %s" % (st, " | ".join(sorted(vs))) for st, vs in
+                             sorted(per.items(), key=lambda kv: STATUSES.index(kv[0])))
+            out.append("%s `%s` decides: %s" % (head, "`, `".join(ks), desc))
+    return out
+
+
 def cmd_table(a):
     rows = load_rows(a.src, a)
     combos = sorted({(r["runtime"], r["version"] or "?", r["device"]["label"]) for r in rows},
@@ -508,6 +554,11 @@ def cmd_table(a):
             out.append("| %s | %s | %s-%s | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["case"], r["op"], r["runtime"], r["version"] or "?", r["precision"], r["status"], nodes,
                 fmt(r.get("max_abs")), fmt(r.get("rel")), fmt(r.get("corr"), "%.6f"), msg[:160]))
+    cond = conditions(rows)
+    if cond:
+        out += ["", "## What decides the status", "",
+                "Within a family, for a runtime and precision with more than one status: the attributes "
+                "whose values alone (else in pairs) decide it.", ""] + cond
     print("\n".join(out))
     return 0
 

@@ -204,5 +204,34 @@ class Collect(unittest.TestCase):
         self.assertIn("no reports.jsonl", r.stderr)
 
 
+class Conditions(unittest.TestCase):
+    """table's "what decides the status": the attributes whose values decide it"""
+
+    def test_single_and_pair(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("gpu_sweep", tool)
+        gs = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(gs)
+        rows = []
+        for op in ("SPLIT", "UNPACK"):
+            for usage in ("outputs", "consumed", "both"):
+                for axis in (1, 3):
+                    rows.append({"family": "split", "runtime": "native", "version": "2.3.0", "precision": "fp32",
+                                 "case": "%s_%s_%d" % (op, usage, axis), "op": op,
+                                 "attrs": {"usage": usage, "axis": axis},
+                                 "status": "init_failed" if usage == "both" else "ok"})
+                    # fp16: wrong exactly for UNPACK along axis 1
+                    rows.append(dict(rows[-1], precision="fp16",
+                                     status="wrong" if (op, axis) == ("UNPACK", 1) else "ok"))
+        lines = gs.conditions(rows)
+        self.assertIn("- split, native-2.3.0 fp32 (12 cases): `usage` decides: ok when usage=consumed | usage=outputs; "
+                      "init_failed when usage=both", lines)
+        self.assertIn("- split, native-2.3.0 fp16 (12 cases): `axis`, `op` decides: ok when axis=1, op=SPLIT | "
+                      "axis=3, op=SPLIT | axis=3, op=UNPACK; wrong when axis=1, op=UNPACK", lines)
+        self.assertEqual(len(lines), 2)
+        same = [dict(r, status="ok") for r in rows]
+        self.assertEqual(gs.conditions(same), [])   # one status: nothing to explain
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
