@@ -41,6 +41,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -138,9 +139,11 @@ def cmd_pack(a):
     models_kb = sum(os.path.getsize(os.path.join(dest, "models", c["file"] + ".xz")) for c in cases) / 1024
     inputs_kb = sum(os.path.getsize(os.path.join(dp, fn)) for dp, _, fns in os.walk(idir) for fn in fns) / 1024
     total = sum(os.path.getsize(os.path.join(dp, fn)) for dp, _, fns in os.walk(dest) for fn in fns) / 2**20
-    # Device time: measured on the H200 for tiny models, a GPU compile is 0.1-0.3 s per mode
-    # (shared/oracle); each case runs 6 modes in their own processes (LiteRT.js: node + wasm
-    # + a WebGPU device per mode; native: one fork per mode) plus the comparisons.
+    # Device time, an estimate: each case runs 6 modes in their own processes (LiteRT.js:
+    # node + wasm + a WebGPU device per GPU mode; native: a fork per mode). Measured here
+    # (device.sh, no GPU, both CPU modes): 0.55 CPU-s per case; on the H200 a tiny model's
+    # GPU compile took 0.1-0.3 s per mode (shared/oracle), plus the device and process set-up
+    # of the 4 GPU modes: ~4 s per case, serial.
     per_case = 4.0
     est = len(cases) * per_case / 12
     print("gpu_sweep: %d cases (%d with their own inputs) packed into %s: models %.0f KiB xz, inputs %.0f KiB, "
@@ -626,6 +629,8 @@ def cmd_check_cpu(a):
 
 
 def main():
+    if hasattr(signal, "SIGPIPE"):   # `table ... | head` ends quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
