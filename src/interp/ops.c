@@ -71,6 +71,8 @@
     X(CALL, gc_k_call) X(STABLEHLO_COMPOSITE, gc_k_composite) X(IF, gc_k_if) X(WHILE, gc_k_while) \
     /* rnn.c */ \
     X(UNIDIRECTIONAL_SEQUENCE_LSTM, gc_k_unidirectional_sequence_lstm) \
+    /* svdf.c */ \
+    X(SVDF, gc_k_svdf) \
     /* signal.c */ \
     X(RFFT2D, gc_k_rfft2d) X(COMPLEX_ABS, gc_k_complex_abs) X(REAL, gc_k_real) X(IMAG, gc_k_imag) \
     /* custom ops: by name, below */ \
