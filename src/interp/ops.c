@@ -78,9 +78,11 @@
     /* custom ops: by name, below */ \
     X(CUSTOM, gc_k_custom)
 
-/* custom_code -> kernel (mediapipe.c: MediaPipe's op resolver; "TransformTensor" is the
- * version-1 name of TransformTensorBilinear) */
+/* custom_code -> kernel (detection.c: the custom op TFLite's builtin resolver registers;
+ * mediapipe.c: MediaPipe's op resolver; "TransformTensor" is the version-1 name of
+ * TransformTensorBilinear) */
 #define GC_INTERP_CUSTOM_OPS(X) \
+    X("TFLite_Detection_PostProcess", gc_k_detection_postprocess) \
     X("Convolution2DTransposeBias", gc_k_mp_transpose_conv_bias) \
     X("MaxPoolingWithArgmax2D", gc_k_mp_max_pool_argmax) \
     X("MaxUnpooling2D", gc_k_mp_max_unpool) \
