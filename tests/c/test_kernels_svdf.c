@@ -91,7 +91,7 @@ GC_TEST(kernel_lstm_int8_refusals) {
     for (int i = 0; i < 20; i++) {
         if (ins[i].type < 0) { idx[i] = -1; continue; }
         uint32_t buf = ins[i].data ? (uint32_t)gc_model_add_buffer(m, ins[i].data, kt_bytes(&ins[i])) : 0;
-        char name[8]; snprintf(name, sizeof name, "t%d", i);
+        char name[16]; snprintf(name, sizeof name, "t%d", i);
         idx[i] = gc_sg_add_tensor(m, sg, name, ins[i].type, ins[i].rank, ins[i].shape, buf);
         kt_quant(m, &m->subgraphs[sg].tensors[idx[i]], &ins[i]);
         if (i == 18 || i == 19) m->subgraphs[sg].tensors[idx[i]].is_variable = true;
