@@ -276,13 +276,7 @@ bool gc_graph_build(const gc_subgraph *sg, gc_graph *g);
 void gc_graph_free(gc_graph *g);
 int32_t gc_graph_n_consumers(const gc_graph *g, int32_t t);
 
-/* ---- flexbuffers (flexbuf.c): just enough to read composite attributes -------------- */
-typedef struct { const uint8_t *p; size_t n; } gc_flex;
-/* look up key in the root map; kind: 0 absent, 1 int, 2 float, 3 other; value in *i or *f */
-int gc_flex_root_get(gc_flex fb, const char *key, int64_t *i, double *f);
-/* nested int vector at root[key1][key2] (e.g. "_TENSOR_V1_reduction_axes"/"TENSOR_DATA");
- * returns the element count (capped at cap) or -1 when absent */
-int gc_flex_root_get_ivec2(gc_flex fb, const char *key1, const char *key2, int64_t *v, int cap);
+#include "model/flexbuf.h"   /* gc_flex: composite attributes, custom options */
 
 /* the delegates' BHWC view of a tensor (ExtractTensorShape, gpu-delegate-rules.md §2.1) */
 void gc_bhwc(const gc_tensor *t, int32_t s[4]);

@@ -432,6 +432,8 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
         if (r->kind == GC_RT_VAR) {
             r->data = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
             if (!r->data) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
+            /* TFLite's ResetVariableTensor: zero bytes, INT8 ones at their zero point */
+            if (r->dtype == GC_T_INT8 && r->zp) memset(r->data, (int8_t)r->zp, r->nbytes);
         }
     }
     return GC_OK;

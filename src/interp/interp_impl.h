@@ -127,6 +127,8 @@ enum {
  * double build of the same kernel (nodes with FLOAT64 / COMPLEX128 tensors in fp64 mode). */
 const gc_kernel *gc_kernel_for(int32_t code);
 const gc_kernel *gc_kernel_for_f64(int32_t code);
+/* A CUSTOM op's kernel by custom_code (ops.c), the double build when f64; NULL: none. */
+const gc_kernel *gc_custom_kernel_for(const char *name, bool f64);
 
 /* ---- helpers for kernels -------------------------------------------------------- */
 

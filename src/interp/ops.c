@@ -6,6 +6,11 @@
  * at the top of that file), export `const gc_kernel gc_k_<op>`, add one X() line here,
  * add a case to tests/c/test_kernels*.c. A new family file also needs its double build,
  * kernels/<family>_f64.c (two lines, see interp/fp64.h).
+ *
+ * CUSTOM ops are matched by their custom_code in a second table (GC_INTERP_CUSTOM_OPS):
+ * the CUSTOM entry's prepare finds the kernel by name (the double build's for a node with
+ * FLOAT64 tensors), installs it as the node's kernel and runs its prepare, so eval and
+ * the kernel flags are the named kernel's. A name without a kernel fails prepare.
  */
 #include "interp/interp_impl.h"
 
@@ -66,12 +71,54 @@
     X(CALL, gc_k_call) X(STABLEHLO_COMPOSITE, gc_k_composite) X(IF, gc_k_if) X(WHILE, gc_k_while) \
     /* rnn.c */ \
     X(UNIDIRECTIONAL_SEQUENCE_LSTM, gc_k_unidirectional_sequence_lstm) \
+    /* svdf.c */ \
+    X(SVDF, gc_k_svdf) \
     /* signal.c */ \
-    X(RFFT2D, gc_k_rfft2d) X(COMPLEX_ABS, gc_k_complex_abs) X(REAL, gc_k_real) X(IMAG, gc_k_imag)
+    X(RFFT2D, gc_k_rfft2d) X(COMPLEX_ABS, gc_k_complex_abs) X(REAL, gc_k_real) X(IMAG, gc_k_imag) \
+    /* custom ops: by name, below */ \
+    X(CUSTOM, gc_k_custom)
+
+/* custom_code -> kernel (detection.c: the custom op TFLite's builtin resolver registers;
+ * mediapipe.c: MediaPipe's op resolver; "TransformTensor" is the version-1 name of
+ * TransformTensorBilinear) */
+#define GC_INTERP_CUSTOM_OPS(X) \
+    X("TFLite_Detection_PostProcess", gc_k_detection_postprocess) \
+    X("Convolution2DTransposeBias", gc_k_mp_transpose_conv_bias) \
+    X("MaxPoolingWithArgmax2D", gc_k_mp_max_pool_argmax) \
+    X("MaxUnpooling2D", gc_k_mp_max_unpool) \
+    X("Landmarks2TransformMatrix", gc_k_mp_landmarks_to_matrix) \
+    X("TransformLandmarks", gc_k_mp_transform_landmarks) \
+    X("TransformTensorBilinear", gc_k_mp_transform_tensor_bilinear) \
+    X("TransformTensor", gc_k_mp_transform_tensor_bilinear)
 
 #define GC_DECL(code, sym) extern const gc_kernel sym; extern const gc_kernel sym##_f64;
 GC_INTERP_OPS(GC_DECL)
+GC_INTERP_CUSTOM_OPS(GC_DECL)
 #undef GC_DECL
+
+typedef struct { const char *name; const gc_kernel *k, *k64; } custom_row;
+#define GC_CROW(name, sym) { name, &sym, &sym##_f64 },
+static const custom_row custom_table[] = { GC_INTERP_CUSTOM_OPS(GC_CROW) };
+#undef GC_CROW
+
+const gc_kernel *gc_custom_kernel_for(const char *name, bool f64) {
+    for (size_t i = 0; name && i < sizeof custom_table / sizeof custom_table[0]; i++)
+        if (!strcmp(custom_table[i].name, name)) return f64 ? custom_table[i].k64 : custom_table[i].k;
+    return NULL;
+}
+
+static gc_status custom_prepare(gc_ctx *ctx, gc_node *n, bool f64) {
+    const char *name = gc_op_name(ctx->m, n->op);
+    const gc_kernel *k = gc_custom_kernel_for(name, f64);
+    GC_UNSUP(ctx, k != NULL, "custom op has no kernel in gpuclean's interpreter");
+    n->k = k;
+    return k->prepare(ctx, n);
+}
+static gc_status custom_prepare32(gc_ctx *ctx, gc_node *n) { return custom_prepare(ctx, n, false); }
+static gc_status custom_prepare64(gc_ctx *ctx, gc_node *n) { return custom_prepare(ctx, n, true); }
+static gc_status custom_never(gc_ctx *ctx, gc_node *n) { (void)n; return gc_fail(ctx, GC_ERR_UNSUPPORTED, "custom op not prepared"); }
+const gc_kernel gc_k_custom = { "CUSTOM", custom_prepare32, custom_never, 0 };
+const gc_kernel gc_k_custom_f64 = { "CUSTOM", custom_prepare64, custom_never, 0 };
 
 #define GC_ROW(code, sym) [GC_OP_##code] = &sym,
 static const gc_kernel *const table[GC_OP_COUNT] = { GC_INTERP_OPS(GC_ROW) };

@@ -23,6 +23,8 @@ check() {   # model rtol atol
 }
 check mobilenet_v2_quantized_1x3x224x224 0 0
 check deeplabv3_mnv2_dm05_pascal_quant 0 0
+# SSD with TFLite_Detection_PostProcess (uint8 scores: ties in the sorts; boxes as float)
+check coco_ssd_mobilenet_v1_1.0_quant_2018_06_29 0 0
 # float: atol 1e-4 (no looser than 1e-4 * max(1, max|ref|))
 check torchaudio_conformer 0 1e-4
 exit $fail

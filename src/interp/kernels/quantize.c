@@ -3,7 +3,7 @@
  * QUANTIZE(x):
  *   FLOAT32 -> INT8/UINT8/INT16: q = round_half_away(x / s) + zp, clamped (TFLite's
  *     AffineQuantize, division in float); per-channel scales along quantized_dimension.
- *   INT8/UINT8/INT16 -> INT8/UINT8/INT16 (requantize): q = MultiplyByQuantizedMultiplier(
+ *   INT8/UINT8/INT16 -> INT8/UINT8/INT16/INT32 (requantize): q = MultiplyByQuantizedMultiplier(
  *     x - zp_in, s_in/s_out) + zp_out, clamped (TFLite's Requantize).
  *   With --int-arith xnnpack (XNNPACK's converts): float -> int: rint(x * (1/s)) half to
  *     even, clamped first in float; int -> int of one type: (256 zp_out + 128 +
@@ -57,7 +57,8 @@ static gc_status quantize_prepare(gc_ctx *ctx, gc_node *n) {
     gc_rt *x = n->in[0], *y = n->out[0];
     quant_data *d = gc_ctx_alloc(ctx, sizeof *d);
     if (!d) return GC_ERR_NOMEM;
-    GC_UNSUP(ctx, gc_is_qint(y->dtype), "QUANTIZE to %s", gc_type_name(y->dtype));
+    GC_UNSUP(ctx, gc_is_qint(y->dtype) || (y->dtype == GC_T_INT32 && gc_is_qint(x->dtype)),
+             "QUANTIZE to %s", gc_type_name(y->dtype));     /* INT16 -> INT32: TFLite requantizes */
     GC_TRY(qparams(ctx, d, y));
     gc_qrange(y->dtype, &d->lo, &d->hi);
     if (x->dtype == GC_T_FLOAT32) {

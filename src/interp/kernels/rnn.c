@@ -15,7 +15,7 @@
  *   order after the bias; i = sigma(z_i), f = sigma(z_f), g = act(z_c);
  *   c = f . c + i . g (clipped); o = sigma(z_o + p_o . c); h = o . act(c);
  *   h = P h + b_P (clipped) with projection; y_t = h.
- * Quantized (int8 / int16) LSTMs are not supported: an error names them.
+ * INT8 LSTMs (int8 activations and weights, int16 cell state) go to lstm_int8.c.
  * fp16: weights rounded at prepare; the gates and states are rounded after every step
  *   (the GPU keeps them in half); fp16-acc also rounds inside each dot product.
  */
@@ -44,7 +44,13 @@ static float act_f(int act, float v) {
 }
 static float sigm(float v) { return 1.0f / (1.0f + expf(-v)); }
 
+extern const gc_kernel gc_k_lstm_int8;   /* lstm_int8.c: integer-only, one build */
+
 static gc_status lstm_prepare(gc_ctx *ctx, gc_node *n) {
+    if (n->n_in > 0 && n->in[0] && n->in[0]->dtype == GC_T_INT8) {
+        n->k = &gc_k_lstm_int8;
+        return n->k->prepare(ctx, n);
+    }
     GC_TRY(gc_opt_expect(ctx, n, GC_BO_UnidirectionalSequenceLSTMOptions));
     GC_ENSURE(ctx, n->n_in >= 20 && n->n_out == 1, "expects 20-24 inputs and 1 output");
     for (int i = 20; i < n->n_in; i++) GC_UNSUP(ctx, n->in[i] == NULL, "layer-norm LSTM is not supported");

@@ -1,13 +1,16 @@
-/* flexbuf.c — a bounds-checked reader for the few FlexBuffer shapes the GPU rules need:
+/* flexbuf.c — a bounds-checked reader for the few FlexBuffer shapes gpuclean needs:
  * the attributes of a STABLEHLO_COMPOSITE node (a map of scalars and small int vectors;
  * gpu-delegate-rules.md §2.8: odml.group_norm reads "sub_type", "num_groups",
- * "epsilon", "channel_axis", "_TENSOR_V1_reduction_axes"). Format facts (FlexBuffers
+ * "epsilon", "channel_axis", "_TENSOR_V1_reduction_axes") and the custom options of
+ * MediaPipe's custom ops (interp/kernels/mediapipe.c: scalars, int vectors, strings). Format facts (FlexBuffers
  * spec): the last byte is the root's byte width, the one before it the root's packed
  * type (type << 2 | log2 width); offsets point backwards; a map stores keys-vector
  * offset, keys byte width and size in the three slots before its values, and the value
  * types after them. Anything unexpected reads as "absent".
  */
-#include "check_int.h"
+#include "model/flexbuf.h"
+
+#include <stdbool.h>
 
 #include <string.h>
 
@@ -126,6 +129,58 @@ int gc_flex_root_get(gc_flex fb, const char *key, int64_t *i, double *f) {
     fref r, v;
     if (!root(fb, &r) || !map_get(&r, key, &v)) return 0;
     return scalar(&v, i, f);
+}
+
+/* the elements of an int vector (typed int/uint, or untyped of ints): count, or -1 */
+static int ivec(const fref *vec, int64_t *v, int cap) {
+    gc_flex fb = vec->fb;
+    size_t data;
+    if (!indirect(fb, vec->at, vec->parent_w, &data)) return -1;
+    int w = vec->byte_w;
+    uint64_t size;
+    if (data < (size_t)w || !rd_u(fb, data - (size_t)w, w, &size) || size > fb.n) return -1;
+    for (uint64_t k = 0; k < size; k++) {
+        int64_t x = 0;
+        if (vec->type == FB_VEC_INT || vec->type == FB_VEC_UINT) {
+            if (!rd_i(fb, data + (size_t)k * (size_t)w, w, &x)) return -1;
+            if (vec->type == FB_VEC_UINT && w < 8) { uint64_t u; if (!rd_u(fb, data + (size_t)k * (size_t)w, w, &u)) return -1; x = (int64_t)u; }
+        } else if (vec->type == FB_VECTOR) {
+            fref e;
+            double d;
+            if (!child(fb, data, w, size, k, &e) || scalar(&e, &x, &d) != 1) return -1;
+        } else {
+            return -1;
+        }
+        if ((int64_t)k < cap) v[k] = x;
+    }
+    return (int)size;
+}
+
+int gc_flex_root_get_ivec(gc_flex fb, const char *key, int64_t *v, int cap) {
+    fref r, vec;
+    if (!root(fb, &r) || !map_get(&r, key, &vec)) return -1;
+    return ivec(&vec, v, cap);
+}
+
+int gc_flex_root_get_str(gc_flex fb, const char *key, const char **str, size_t *len) {
+    fref r, v;
+    if (!root(fb, &r) || !map_get(&r, key, &v)) return 0;
+    size_t at;
+    if (!indirect(fb, v.at, v.parent_w, &at)) return 0;
+    if (v.type == FB_STRING) {
+        uint64_t n;
+        int w = v.byte_w;
+        if (at < (size_t)w || !rd_u(fb, at - (size_t)w, w, &n) || n > fb.n - at) return 0;
+        *str = (const char *)fb.p + at; *len = (size_t)n;
+        return 1;
+    }
+    if (v.type == FB_KEY) {
+        size_t n = strnlen((const char *)fb.p + at, fb.n - at);
+        if (at + n >= fb.n) return 0;
+        *str = (const char *)fb.p + at; *len = n;
+        return 1;
+    }
+    return 0;
 }
 
 int gc_flex_root_get_ivec2(gc_flex fb, const char *key1, const char *key2, int64_t *v, int cap) {
