@@ -230,7 +230,8 @@ def _take_runtime(res, run, rtol, atol):
     """Fold one `gpuclean litert` run into `res`; returns (cpu_ok, gpu_ran)."""
     doc = run["json"]
     res["runtime"] = {"verdict": (doc.get("verdict") or {}).get("text"),
-                      "versions": {k: v.get("versions") for k, v in doc.get("runtimes", {}).items()},
+                      "versions": {k: v.get("versions") if v.get("ran") else "not run: %s" % (v.get("reason") or "-")
+                                   for k, v in doc.get("runtimes", {}).items()},
                       "cpu_agree": doc.get("cpu_agree")}
     cpu_ok, gpu_ran = True, False
     for rname, rt in doc.get("runtimes", {}).items():

@@ -36,6 +36,9 @@ def __getattr__(name):
     if name in _TORCH_NAMES:
         from . import patches
         return getattr(patches, name)
+    if name in ("random_inputs", "static_check", "format_report", "format_bisect_report"):
+        from gpuclean import toolkit
+        return getattr(toolkit, name)
     if name in ("patches", "converter", "checker"):
         import importlib
         return importlib.import_module("." + name, __name__)

@@ -308,3 +308,29 @@ def test_bisect_adapter(monkeypatch, gclib, clean_tflite):
     t = buf.getvalue()
     assert "First divergent op: #5 SUM (v1) of 9 ops" in t and "prefix ending at op #4 matched CPU" in t
     assert "#8:d, #4:c, #6:d, #5:d" in t
+
+
+def test_check_bisect_on_divergence(faked, monkeypatch):
+    """check_gpu_compatibility(bisect=True) bisects each diverging signature (PR #307);
+    without gpuclean.bisect_gpu that is a warning in the result, not an exception."""
+    monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", None)
+    run = _fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 9.0]})
+    r = faked(run, bisect=True)
+    assert r["status"] == "failed" and "serving_default" in r["bisect"]
+    b = r["bisect"]["serving_default"]
+    assert b["first_divergent_op"] is None and "gpuclean.bisect_gpu" in b["errors"][0]
+    assert any("gpuclean.bisect_gpu" in w for w in r["warnings"])
+    assert "No op isolated." in _report(r)
+    mod = types.ModuleType("gpuclean.bisect_gpu")
+    mod.bisect_gpu_divergence = lambda path, runtime="native", precision="fp32", inputs=None, tol=None: {
+        "diverges": True, "n_ops": 3, "first_divergent": {"index": 2, "op": "SUM"},
+        "probes": [{"op": 2, "diverged": True}, {"op": 1, "diverged": False}]}
+    monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", mod)
+    import gpuclean
+    monkeypatch.setattr(gpuclean, "bisect_gpu", mod, raising=False)
+    r = faked(run, bisect=True)
+    b = r["bisect"]["serving_default"]
+    assert b["first_divergent_op"]["index"] == 2 and b["clean_prefix_end"] == 1
+    assert "First divergent op: #2 SUM" in _report(r)
+    r = faked(_fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 2.0]}), bisect=True)
+    assert "bisect" not in r                      # nothing diverged: nothing to bisect
