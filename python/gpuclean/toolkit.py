@@ -470,6 +470,10 @@ def format_report(result):
             w.append("  Status: UNVERIFIED (no GPU ran: nothing here shows the model runs on the GPU)")
         elif result.get("gpu_cpu_fallback") and not [e for e in result["errors"] if "diverge" in e]:
             w.append("  Status: FAILED (GPU with CPU fallback)")
+        elif result.get("checked") != "static+gpu" and (result.get("static") or {}).get("gpu_clean") is False:
+            st = result["static"]
+            w.append("  Status: FAILED (gpuclean check: %d of %s nodes off the GPU; no GPU ran)"
+                     % ((st.get("nodes") or 0) - (st.get("gpu_nodes") or 0), st.get("nodes")))
         else:
             w.append("  Status: FAILED")
         checked = result.get("checked")

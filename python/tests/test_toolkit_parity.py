@@ -3,8 +3,9 @@ utilities/litert_gpu_toolkit, and open PR #307): every public name from the same
 path; the call forms of the seed's README, skill and model-recipe snippets, written here
 as our own code with the same calls on small models built in the test; the seed's return
 shapes; the exact defaults; the seed's math-changing forms (opt-in) with their measured
-error asserted as a bound and quoted in the docstring that documents it. One litert-torch
-conversion in this file (the README's convert_for_gpu snippet)."""
+error asserted as a bound and quoted in the docstring that documents it. Three litert-torch
+conversions in this file (the README's convert_for_gpu snippet; a hostile model before and
+after the exact patches)."""
 import os
 import sys
 import types
@@ -724,3 +725,50 @@ def test_apply_all_patches_summary_and_exactness():
     m2 = Composite().eval()
     apply_all_patches(m2, exact=False)                                 # the seed's set
     assert isinstance(m2.gelu, SigmoidGELU)
+
+
+class Hostile(Composite):
+    """Composite plus a padded max pool: plain litert-torch output has GATHER_ND,
+    BROADCAST_TO, PADV2, TRANSPOSE_CONV and fp16 reduction notes."""
+
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.MaxPool2d(3, 2, 1)
+
+    def forward(self, x):
+        y = self.pool(self.gn(self.silu(self.gelu(self.conv(x)))))
+        y = F.interpolate(self.up(y), scale_factor=2, mode="bicubic", align_corners=False)
+        return F.normalize(y, p=2, dim=1)
+
+
+def test_exact_defaults_convert_gpu_clean(tmp_path):
+    """apply_all_patches + patch_maxpool_zeropad (exact forms) take a model from 56/131
+    nodes on the GPU to GPU-clean, and the .tflite still matches PyTorch (two litert-torch
+    conversions)."""
+    litert_torch = pytest.importorskip("litert_torch")
+    import numpy as np
+    from gpuclean import check, run
+    from gpuclean._lib import GpucleanError, lib
+    from litert_gpu_toolkit.patches import apply_all_patches, patch_maxpool_zeropad, restore_all
+    try:
+        lib()
+    except GpucleanError as e:
+        pytest.skip(str(e))
+    torch.manual_seed(0)
+    m = Hostile().eval()
+    x = torch.randn(1, 3, 16, 16, generator=g(0))
+    ref = m(x).detach().numpy()
+    litert_torch.convert(m, (x,)).export(str(tmp_path / "plain.tflite"))
+    before = check(str(tmp_path / "plain.tflite"))
+    assert not before["summary"]["gpu_clean"]
+    assert {"GATHER_ND", "BROADCAST_TO"} <= {n["op"] for n in before["nodes"] if n["state"] == "rejected"}
+    apply_all_patches(m, x)
+    assert patch_maxpool_zeropad(m) == 1
+    assert np.abs(m(x).detach().numpy() - ref).max() < 1e-5
+    litert_torch.convert(m, (x,)).export(str(tmp_path / "patched.tflite"))
+    restore_all()
+    after = check(str(tmp_path / "patched.tflite"))
+    assert after["summary"]["gpu_clean"], after["summary"]["residency"]
+    assert not [r for r in after.get("risks", []) if r.get("level") == "warning"]
+    out = run(str(tmp_path / "patched.tflite"), [x.numpy()])        # gpuclean's interpreter, fp32
+    assert np.abs(out[0] - ref).max() < 1e-5
