@@ -270,6 +270,9 @@ def _take_runtime(res, run, rtol, atol):
                 continue
             if res["gpu_compile_ok"] is None:
                 res["gpu_compile_ok"] = True
+            if m.get("status") != "ok":
+                pr["numerics_ok"] = False
+                res["errors"].append("%s %s: GPU run failed: %s" % (rname, gm, m.get("error")))
             r = m.get("residency") or {}
             full = not (r.get("cpu_ops") or m.get("fallback_all"))
             res["gpu_fully_accelerated"] = full if res["gpu_fully_accelerated"] in (None, True) else False
