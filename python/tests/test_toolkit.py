@@ -238,6 +238,9 @@ def test_cli_check_json_and_exit_codes(gclib, clean_tflite, hostile_tflite, tmp_
     doc = json.loads((tmp_path / "r.json").read_text())
     assert doc["status"] == "unverified" and doc["compatible"] is False
     assert _cli(clean_tflite, "--no-gpu-ok", "--enforce-f32").returncode == 0
+    # PR #307's docstring line: nothing diverged here (no GPU), so nothing is bisected
+    p = _cli(clean_tflite, "--bisect", "--enforce-f32", "--uniform", "--json", str(tmp_path / "b.json"))
+    assert p.returncode == 1 and json.loads((tmp_path / "b.json").read_text())["gpu_precisions"] == []
     p = _cli(hostile_tflite, "--no-gpu-ok", file_form=True)   # PR #307's `python checker.py MODEL`
     assert p.returncode == 1 and "Status: FAILED" in p.stdout
 
@@ -334,3 +337,37 @@ def test_check_bisect_on_divergence(faked, monkeypatch):
     assert "First divergent op: #2 SUM" in _report(r)
     r = faked(_fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 2.0]}), bisect=True)
     assert "bisect" not in r                      # nothing diverged: nothing to bisect
+
+
+def _replays():
+    d = os.environ.get("GPUCLEAN_LITERT_REPLAY")
+    if not d or not os.path.isdir(d):
+        return []
+    return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json"))
+
+
+@pytest.mark.skipif(not _replays(), reason="GPUCLEAN_LITERT_REPLAY not set: a directory of `gpuclean litert "
+                    "MODEL --precision both --out DIR/STEM --json > DIR/STEM.json` runs from a GPU machine, "
+                    "with DIR/STEM.tflite")
+@pytest.mark.parametrize("doc", _replays() or ["-"])
+def test_replayed_gpu_run(doc, gclib, monkeypatch):
+    """check_gpu_compatibility's GPU branch on a real GPU run made elsewhere (the GPU
+    machine has no numpy): the run's JSON and output files are replayed as litert_run."""
+    import gpuclean.toolkit as tk
+    from gpuclean.runtime import _load_outputs
+    stem = doc[:-5]
+    model = stem + ".tflite"
+    if not os.path.exists(model):
+        pytest.skip("%s: the model is not next to the run" % model)
+    with open(doc) as f:
+        run = json.load(f)
+    for name, rt in run.get("runtimes", {}).items():
+        if rt.get("ran"):
+            rt["dir"] = os.path.join(stem, name)
+    outs = {n: _load_outputs(rt) for n, rt in run["runtimes"].items() if rt.get("ran")}
+    monkeypatch.setattr(tk, "litert_run", lambda *a, **k: {"json": run, "outputs": outs, "exit": 0})
+    r = tk.check_gpu_compatibility(model)
+    print(_report(r))
+    assert r["checked"] == "static+gpu" and r["status"] in ("verified", "failed")
+    assert r["gpu_precisions"] == ["fp32", "fp16"]
+    assert r["compatible"] == (r["status"] == "verified")
