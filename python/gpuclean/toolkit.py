@@ -390,7 +390,8 @@ def check_gpu_compatibility(tflite_path, rtol=1e-2, atol=1e-2, seed=0, inputs=No
                         enforce_f32=enforce_f32, criterion=bisect_criterion, work_dir=work_dir)
                 except NotImplementedError as e:
                     res["bisect"][key] = _bisect_result(key, enforce_f32, bisect_criterion, [str(e)])
-                    res["warnings"].append(str(e))
+                if res["bisect"][key]["first_divergent_op"] is None and res["bisect"][key]["errors"]:
+                    res["warnings"].append("bisect %s: %s" % (key, res["bisect"][key]["errors"][0]))
     _log(res)
     return res
 
@@ -528,98 +529,93 @@ def _bisect_result(signature, enforce_f32, criterion, errors):
             "enforce_f32": bool(enforce_f32), "criterion": criterion, "errors": list(errors)}
 
 
-def _as_dict(obj):
-    if obj is None or isinstance(obj, dict):
-        return obj or {}
-    for a in ("to_dict", "as_dict"):
-        if callable(getattr(obj, a, None)):
-            return getattr(obj, a)()
-    return dict(vars(obj)) if hasattr(obj, "__dict__") else {}
+def _tensor_view(t):
+    """check's nodes[].tensors[] entry as PR #307's tensor description."""
+    return {"index": t.get("index"), "name": t.get("name") or "", "shape": list(t.get("shape") or []),
+            "dtype": str(t.get("dtype") or "?").lower(), "constant": bool(t.get("const"))}
 
 
-def _first(d, *keys, default=None):
-    for k in keys:
-        if isinstance(d, dict) and d.get(k) is not None:
-            return d[k]
-    return default
+_BISECT_KIND = {"clean": False, "divergent_op": True, "not_isolated": True}
 
 
-def _seed_tensor(t):
-    t = _as_dict(t)
-    return {"index": _first(t, "index", "tensor"), "name": _first(t, "name", default=""),
-            "shape": list(_first(t, "shape", default=[])), "dtype": str(_first(t, "dtype", default="?")).lower(),
-            "constant": bool(_first(t, "constant", "const", default=False))}
-
-
-def _seed_view(raw, signature, enforce_f32, criterion):
-    """gpuclean's bisect result in the seed's (PR #307) shape; the original stays under
-    "gpuclean"."""
-    r = _bisect_result(_first(raw, "signature", default=signature), enforce_f32,
-                       _first(raw, "criterion", default="scale" if criterion == "auto" else criterion),
-                       _first(raw, "errors", default=[]))
+def _seed_view(raw, signature, enforce_f32):
+    """gpuclean's `bisect --runtime` document (docs/json.md, schema bisect_gpu) in PR #307's
+    shape; the document itself stays under "gpuclean"."""
+    r = _bisect_result(signature, enforce_f32, "scale", [])
     r["gpuclean"] = raw
-    r["n_ops"] = _first(raw, "n_ops", "ops", "nodes")
-    first = _as_dict(_first(raw, "first_divergent_op", "first_divergent", "first"))
+    n = raw.get("ops")
+    r["n_ops"] = n
+    verdict = raw.get("verdict") or {}
+    kind = verdict.get("kind")
+    r["diverges"] = _BISECT_KIND.get(kind)
+    if kind == "clean":
+        t = raw.get("tolerance") or {}
+        r["errors"].append("full-graph outputs match CPU within gpuclean's tolerance (|gpu-cpu| <= %g + %g*max|cpu|, "
+                           "corr >= %g): nothing to bisect" % (t.get("atol"), t.get("rtol"), t.get("min_corr")))
+    elif kind == "not_isolated":
+        r["errors"].append("the full model diverges, but no single op could be isolated")
+    elif kind == "not_on_gpu":
+        r["errors"].append("the full model does not run on the GPU: nothing to bisect (%s)" % verdict.get("text"))
+    first = raw.get("first")
+    check = raw.get("check") or {}
     if first:
-        idx = _first(first, "index", "op_index", "node")
-        r["first_divergent_op"] = {
-            "index": idx, "name": _first(first, "op", "opcode", "name", default="?"),
-            "version": _first(first, "version", default=1),
-            "inputs": [_seed_tensor(t) for t in _first(first, "inputs", default=[])],
-            "outputs": [_seed_tensor(t) for t in _first(first, "outputs", default=[])]}
-        if not r["first_divergent_op"]["outputs"]:       # gpuclean: one output, described on the op
-            out = _as_dict(_first(first, "output")) or {
-                "name": _first(first, "output_name", "tensor_name", "name", default=""),
-                "index": _first(first, "tensor"), "shape": _first(first, "shape", default=[]),
-                "dtype": _first(first, "dtype", default="float32")}
-            r["first_divergent_op"]["outputs"] = [_seed_tensor(out)]
-        d = first if _first(first, "max_abs", "max_abs_diff") is not None else _as_dict(_first(first, "divergence"))
-        ot = r["first_divergent_op"]["outputs"][0]
-        r["diverging_tensors"] = [dict(ot, tensor=ot.get("index"), producer_op=idx,
-                                       producer_name=r["first_divergent_op"]["name"], context_dependent=False,
-                                       max_abs_diff=float(_first(d, "max_abs", "max_abs_diff", default=0.0)),
-                                       max_rel_diff=float(_first(d, "rel", "max_rel", "max_rel_diff", default=0.0)),
-                                       scale=float(_first(d, "ref_max_abs", "scale", default=0.0)),
-                                       mismatch_fraction=float(_first(d, "mismatch_fraction", default=0.0)),
-                                       nonfinite=int(_first(d, "nonfinite", "nan_mismatch", default=0)),
-                                       corr=_first(d, "corr"))]
-    for p in _first(raw, "probes", default=[]):
-        p = _as_dict(p)
-        div = _first(p, "diverged", "diverges")
-        status = _first(p, "status") or ("error" if p.get("error") else "diverged" if div else "clean")
-        r["probes"].append({"cut": _first(p, "cut", "op", "index", "node"), "status": status,
-                            "max_abs_diff": _first(p, "max_abs", "max_abs_diff", default=0.0),
-                            "nonfinite": _first(p, "nonfinite", "nan_mismatch", default=0),
-                            "fallback": bool(_first(p, "fallback", "ran_on_cpu", default=False)),
-                            "fully_accelerated": _first(p, "fully_accelerated"), "error": p.get("error")})
-    div = _first(raw, "diverges", "full_diverges")
-    r["diverges"] = bool(div) if div is not None else (r["first_divergent_op"] is not None)
-    cpe = _first(raw, "clean_prefix_end")
-    if cpe is None and r["first_divergent_op"] is not None:
-        clean = [p["cut"] for p in r["probes"] if p["status"] == "clean" and p["cut"] is not None
-                 and p["cut"] < r["first_divergent_op"]["index"]]
-        cpe = max(clean) if clean else -1
-    r["clean_prefix_end"] = cpe
+        tens = check.get("tensors") or []
+        ins = [_tensor_view(t) for t in tens if t.get("role") == "input"] or [
+            {"index": i.get("tensor"), "name": i.get("tensor_name") or "", "shape": [],
+             "dtype": str(i.get("dtype") or "?").lower(), "constant": i.get("kind") == "constant"}
+            for i in raw.get("first_inputs", []) if i.get("kind") != "none"]
+        out = {"index": first["tensor"], "name": first["tensor_name"], "shape": list(first.get("shape") or []),
+               "dtype": str(first.get("dtype") or "?").lower(), "constant": False}
+        outs = [_tensor_view(t) for t in tens if t.get("role") == "output"] or [out]
+        r["first_divergent_op"] = {"index": first["op"], "name": first["op_name"],
+                                   "version": check.get("version", 1), "inputs": ins, "outputs": outs}
+        c = first.get("cmp") or {}
+        r["diverging_tensors"] = [dict(out, tensor=first["tensor"], producer_op=first["op"],
+                                       producer_name=first["op_name"], context_dependent=False,
+                                       max_abs_diff=c.get("max_abs") or 0.0, max_rel_diff=c.get("rel") or 0.0,
+                                       scale=c.get("ref_max_abs") or 0.0, mismatch_fraction=None,
+                                       nonfinite=c.get("nan_mismatch") or 0,
+                                       nonfinite_in_range=c.get("nan_mismatch") or 0, corr=c.get("corr"))]
+    for p in raw.get("probes", []):
+        c, res = p.get("cmp") or {}, p.get("residency") or {}
+        status = {"diverges": "diverged", "ok": "clean"}.get(p.get("verdict"), "error")
+        why = p.get("status") + (": " + p["note"] if p.get("note") else "") if status == "error" else None
+        r["probes"].append({"cut": p.get("op") if p.get("target") == "point" else (n - 1 if n else None),
+                            "status": status, "max_abs_diff": c.get("max_abs") or 0.0,
+                            "nonfinite": c.get("nan_mismatch") or 0,
+                            "fallback": p.get("status") == "ran on CPU" or bool(res.get("cpu_ops")),
+                            "fully_accelerated": (res.get("cpu_ops") == 0) if res else None, "error": why})
+    if r["first_divergent_op"] is not None:
+        k = r["first_divergent_op"]["index"]
+        clean = [p["cut"] for p in r["probes"] if p["status"] == "clean" and p["cut"] is not None and p["cut"] < k]
+        r["clean_prefix_end"] = max(clean) if clean else -1
+    if raw.get("monotone") is False:
+        r["errors"].append("not monotone: %d confirming probe(s) found a divergent input and the search went on "
+                           "before it" % (raw.get("restarts") or 0))
     return r
 
 
 def bisect_gpu_divergence(tflite_path, signature_key=None, rtol=1e-2, atol=1e-2, seed=0, inputs=None,
                           input_distribution="normal", int_high=0, enforce_f32=False,
-                          criterion="auto", work_dir=None, max_probes=64, *, runtime="native", tol=None):
+                          criterion="auto", work_dir=None, max_probes=64, *, runtime="native", tol=None, **kw):
     """PR #307's bisect_gpu_divergence, run by gpuclean.bisect_gpu_divergence (`gpuclean
-    bisect --runtime`): the first op whose GPU output diverges from the CPU of the same
-    runtime, on single-output prefix models (no tap is also consumed: no LiteRT #8599).
-    Returns PR #307's keys (signature, n_ops, diverges, first_divergent_op,
-    clean_prefix_end, diverging_tensors, probes, nonfinite_sightings, enforce_f32,
-    criterion, errors) with gpuclean's own result under "gpuclean".
+    bisect MODEL --runtime native|js`): the first op whose output the real GPU gets wrong,
+    against the CPU of the same runtime, on single-output prefix models (no probe tensor is
+    also consumed, so no LiteRT #8599 aliasing), an ancestor-restricted binary search with a
+    confirming probe of the op's inputs. Returns PR #307's keys (signature, n_ops, diverges,
+    first_divergent_op, clean_prefix_end, diverging_tensors, probes, nonfinite_sightings,
+    enforce_f32, criterion, errors), gpuclean's document under "gpuclean".
 
-    Mapping: enforce_f32 -> precision "fp32" (else "fp16", the GPU's default); inputs /
-    seed / input_distribution / int_high -> the inputs given to gpuclean; tol: gpuclean's
-    tolerance (None: its range-scaled default; rtol/atol are PR #307's and only used when
-    tol is None and they differ from 1e-2: then tol={"rtol": rtol, "atol": atol}).
-    criterion, work_dir and max_probes are accepted for PR #307's call form; gpuclean's
-    criterion is its range-scaled tolerance ("scale") and it keeps no prefix files.
-    Raises NotImplementedError when gpuclean.bisect_gpu is not installed."""
+    Mapping: enforce_f32 -> precision "fp32", else "fp16" (the GPU's default); the seed's
+    inputs (`inputs`, else seed / input_distribution / int_high random inputs) are passed
+    as arrays; tol: gpuclean's relative tolerance (None: the precision's own, fp16
+    1e-3 + 2e-2*max|cpu|; a changed rtol is passed as tol). The criterion is always
+    gpuclean's range-scaled tolerance (PR #307's "scale"; NaN/Inf on one side only always
+    diverges); criterion, work_dir and max_probes are accepted for PR #307's call form.
+    runtime: "native" or "js"; other keywords go to gpuclean.bisect_gpu_divergence
+    (timeout). Where the runtime or a GPU is missing, the result says so in `errors`
+    (and carries "unavailable": True); NotImplementedError where gpuclean.bisect_gpu is
+    not installed."""
     if criterion not in ("auto", "nonfinite", "scale", "elementwise"):
         raise ValueError("unknown criterion %r" % (criterion,))
     try:
@@ -627,16 +623,26 @@ def bisect_gpu_divergence(tflite_path, signature_key=None, rtol=1e-2, atol=1e-2,
     except ImportError as e:
         raise NotImplementedError(_BISECT_MISSING % e) from None
     path = os.fspath(tflite_path)
-    ins = _resolve_inputs(path, inputs, seed, input_distribution, int_high, signature_key)
-    if tol is None and (rtol, atol) != (1e-2, 1e-2):
-        tol = {"rtol": rtol, "atol": atol}
-    raw = _as_dict(_bg.bisect_gpu_divergence(path, runtime=runtime,
-                                             precision="fp32" if enforce_f32 else "fp16",
-                                             inputs=ins, tol=tol))
-    out = _seed_view(raw, signature_key, enforce_f32, criterion)
+    if signature_key is None:
+        try:
+            signature_key = _signature_inputs(path)[0][0]
+        except (GpucleanError, NotImplementedError, OSError, IndexError, KeyError):
+            pass
+    if tol is None and rtol != 1e-2:
+        tol = rtol
+    try:
+        ins = _resolve_inputs(path, inputs, seed, input_distribution, int_high, signature_key)
+        raw = _bg.bisect_gpu_divergence(path, runtime=runtime, precision="fp32" if enforce_f32 else "fp16",
+                                        inputs=ins or None, tol=tol, **kw)
+    except RuntimeUnavailable as e:
+        out = _bisect_result(signature_key, enforce_f32, "scale", [str(e)])
+        out["unavailable"] = True
+        return out
+    except GpucleanError as e:
+        return _bisect_result(signature_key, enforce_f32, "scale", ["cannot bisect: %s" % e])
+    out = _seed_view(raw, signature_key, enforce_f32)
     if criterion not in ("auto", "scale"):
-        out["errors"].append("criterion %r: gpuclean bisects with its range-scaled tolerance "
-                             "('scale')" % criterion)
+        out["errors"].append("criterion %r: gpuclean bisects with its range-scaled tolerance ('scale')" % criterion)
     return out
 
 
@@ -663,10 +669,15 @@ def format_bisect_report(result):
     w.append("  Diverging tensors at that cut:")
     for t in r.get("diverging_tensors", []):
         nf = t.get("nonfinite") or 0
-        w.append("    t%s %s %s: max abs diff %.3e (tensor scale %.3e), %.1f%% outside elementwise "
-                 "tolerance%s" % (t.get("tensor"), (t.get("name") or "")[:60], fmt(t), t.get("max_abs_diff") or 0.0,
-                                  t.get("scale") or 0.0, 100.0 * (t.get("mismatch_fraction") or 0.0),
-                                  ", %d non-finite" % nf if nf else ""))
+        mf = t.get("mismatch_fraction")
+        w.append("    t%s %s %s: max abs diff %.3e (tensor scale %.3e)%s%s%s" % (
+            t.get("tensor"), (t.get("name") or "")[:60], fmt(t), t.get("max_abs_diff") or 0.0, t.get("scale") or 0.0,
+            ", %.1f%% outside elementwise tolerance" % (100.0 * mf) if mf is not None else "",
+            ", corr %.6f" % t["corr"] if t.get("corr") is not None else "", ", %d non-finite" % nf if nf else ""))
+    chk = (r.get("gpuclean") or {}).get("check") or {}
+    if chk:
+        w.append("  gpuclean check on that node: %s%s%s" % (chk.get("state"), " [%s]" % chk["rule"] if chk.get("rule")
+                                                          else "", ": " + chk["reason"] if chk.get("reason") else ""))
     if any(p.get("fallback") for p in r.get("probes", [])):
         w.append("  Note: some prefixes ran (partly) on the CPU; the op at those cuts may not have run on the GPU.")
     w.append("  Probes (%d): %s" % (len(r.get("probes", [])), ", ".join(
@@ -683,7 +694,8 @@ def print_bisect_report(result, file=None):
 # ---- command line (python -m litert_gpu_toolkit.checker) ------------------------------------
 
 _USAGE_EPILOG = """exit status: 0 verified on the GPU (with --no-gpu-ok also: no GPU here, the static
-check and the CPU run clean); 1 failed, diverged or unverified; 2 bad usage or input."""
+check and the CPU run clean; --bisect --signature: no divergence); 1 failed, diverged or
+unverified; 2 bad usage or input, or (--bisect --signature) no GPU / runtime to bisect on."""
 
 
 def _bad(msg):
@@ -746,6 +758,8 @@ def main(argv=None):
                                            int_high=a.int_high, enforce_f32=a.enforce_f32,
                                            criterion=a.criterion, work_dir=a.work_dir, runtime=(
                                                "native" if a.runtime == "both" else a.runtime))
+            if result.get("unavailable"):
+                return _bad("%s: %s" % (a.tflite, result["errors"][0]))
             print_bisect_report(result)
             ok = result.get("first_divergent_op") is None and result.get("diverges") is False
         else:

@@ -256,43 +256,77 @@ def test_cli_bad_input(tmp_path):
     assert p.returncode == 2
 
 
-def test_cli_bisect_needs_gpuclean_bisect(gclib, clean_tflite, tmp_path):
-    """--bisect --signature S goes to bisect_gpu_divergence; where gpuclean.bisect_gpu is
-    absent that is a clear error naming it (exit 2)."""
-    import importlib.util
-    if importlib.util.find_spec("gpuclean.bisect_gpu") is not None:
-        pytest.skip("gpuclean.bisect_gpu is installed: covered by test_bisect_adapter")
+def test_cli_bisect_without_gpu(gclib, clean_tflite):
+    """--bisect --signature S goes to bisect_gpu_divergence; with no GPU to bisect on (or
+    no gpuclean.bisect_gpu) that is a clear error, exit 2."""
     p = _cli(clean_tflite, "--bisect", "--signature", "serving_default")
-    assert p.returncode == 2 and "gpuclean.bisect_gpu" in p.stderr
+    assert p.returncode == 2 and ("no GPU adapter" in p.stderr or "gpuclean.bisect_gpu" in p.stderr), p.stderr
 
 
 # ---- bisect adapter --------------------------------------------------------------------------
 
+def _no_bisect(monkeypatch):
+    """As if gpuclean.bisect_gpu were not installed."""
+    import gpuclean
+    monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", None)
+    monkeypatch.delattr(gpuclean, "bisect_gpu", raising=False)
+
+
 def test_bisect_missing_module_raises(monkeypatch):
     from litert_gpu_toolkit import bisect_gpu_divergence
-    monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", None)
+    _no_bisect(monkeypatch)
     with pytest.raises(NotImplementedError, match="gpuclean.bisect_gpu"):
         bisect_gpu_divergence("m.tflite")
 
 
-def test_bisect_adapter(monkeypatch, gclib, clean_tflite):
-    """PR #307's signature mapped onto gpuclean.bisect_gpu_divergence(model_path, runtime,
-    precision, inputs, tol), and the result in PR #307's shape."""
+def _gb_doc(first_op=5, kind="divergent_op"):
+    """A `gpuclean bisect --runtime --json` document (docs/json.md, bisect_gpu)."""
+    cmp = lambda m, p: {"name": "t", "tensor": 9, "compared": True, "max_abs": m, "ref_max_abs": 70000.0,
+                        "rel": m / 7e4, "limit": 1400.0, "corr": 0.4 if not p else 0.9999, "nan_mismatch": 0 if p else 3,
+                        "identical": False, "pass": p, "problem": None}
+    point = lambda op, v: {"index": 0, "target": "point", "op": op, "position": op, "op_name": "SUM", "tensor": 9,
+                           "tensor_name": "s", "dtype": "FLOAT32", "shape": [1, 32], "verdict": v,
+                           "status": v, "note": None, "residency": None, "seconds": 0.1,
+                           "cmp": cmp(3.5 if v == "diverges" else 0.0, v == "ok")}
+    probes = [{"index": 1, "target": "full", "verdict": "diverges", "status": "diverges", "note": None,
+               "residency": {"gpu_ops": 9, "cpu_ops": 0}, "seconds": 0.1, "cmp": cmp(3.5, False)},
+              point(4, "ok"), point(6, "diverges"), point(5, "diverges"),
+              dict(point(2, "skip"), status="GPU compile failed", note="PAD: not supported")]
+    first = None if kind != "divergent_op" else {
+        "op": first_op, "position": first_op, "op_name": "SUM", "tensor": 9, "tensor_name": "s", "dtype": "FLOAT32",
+        "shape": [1, 32], "probe": 4, "cmp": cmp(3.5, False)}
+    check = None if first is None else {
+        "index": first_op, "op": "SUM", "version": 2, "state": "gpu", "rule": None, "reason": "",
+        "tensors": [{"index": 8, "name": "x", "role": "input", "dtype": "FLOAT32", "shape": [1, 112, 112, 32], "const": False},
+                    {"index": 3, "name": "axes", "role": "input", "dtype": "INT32", "shape": [2], "const": True},
+                    {"index": 9, "name": "s", "role": "output", "dtype": "FLOAT32", "shape": [1, 32], "const": False}]}
+    return {"schema": 1, "mode": "gpu", "model": "m", "runtime": "native", "precision": "fp16", "gpu_side": "gpu",
+            "inputs": "files", "tolerance": {"atol": 1e-3, "rtol": 2e-2, "min_corr": 0.999}, "subgraph": 0,
+            "ops": 9, "points": 9, "verdict": {"kind": kind, "text": kind}, "exit": 1, "first": first,
+            "first_inputs": [], "check": check, "check_risks": [], "monotone": True, "restarts": 0, "skipped": 1,
+            "probes_used": 5, "probe_bound": 6, "probes": probes}
+
+
+def _fake_bisect(monkeypatch, doc=None, raises=None):
     calls = {}
 
-    def fake(model_path, runtime="native", precision="fp32", inputs=None, tol=None):
-        calls.update(model_path=model_path, runtime=runtime, precision=precision, inputs=inputs, tol=tol)
-        return {"diverges": True, "n_ops": 9,
-                "first_divergent": {"index": 5, "op": "SUM", "name": "s", "shape": [1, 32],
-                                    "max_abs": 3.5, "rel": 0.2, "corr": 0.4,
-                                    "inputs": [{"name": "x", "shape": [1, 112, 112, 32], "dtype": "FLOAT32"}]},
-                "probes": [{"op": 8, "diverged": True, "max_abs": 3.5}, {"op": 4, "diverged": False, "max_abs": 0.0},
-                           {"op": 6, "diverged": True, "max_abs": 3.5}, {"op": 5, "diverged": True, "max_abs": 3.5}]}
+    def fake(model_path, runtime="native", precision="fp32", inputs=None, tol=None, **kw):
+        calls.update(model_path=model_path, runtime=runtime, precision=precision, inputs=inputs, tol=tol, kw=kw)
+        if raises:
+            raise raises
+        return doc
     mod = types.ModuleType("gpuclean.bisect_gpu")
     mod.bisect_gpu_divergence = fake
     monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", mod)
     import gpuclean
     monkeypatch.setattr(gpuclean, "bisect_gpu", mod, raising=False)
+    return calls
+
+
+def test_bisect_adapter(monkeypatch, gclib, clean_tflite):
+    """PR #307's signature mapped onto gpuclean.bisect_gpu_divergence(model_path, runtime,
+    precision, inputs, tol), and its document in PR #307's shape."""
+    calls = _fake_bisect(monkeypatch, _gb_doc())
     from litert_gpu_toolkit.checker import bisect_gpu_divergence, print_bisect_report
     r = bisect_gpu_divergence(clean_tflite, seed=3, input_distribution="uniform")
     assert calls["precision"] == "fp16" and calls["runtime"] == "native" and calls["tol"] is None
@@ -301,22 +335,71 @@ def test_bisect_adapter(monkeypatch, gclib, clean_tflite):
     for k in ("signature", "n_ops", "diverges", "first_divergent_op", "clean_prefix_end",
               "diverging_tensors", "probes", "nonfinite_sightings", "enforce_f32", "criterion", "errors"):
         assert k in r, k
-    assert r["first_divergent_op"]["index"] == 5 and r["first_divergent_op"]["name"] == "SUM"
+    op = r["first_divergent_op"]
+    assert (op["index"], op["name"], op["version"]) == (5, "SUM", 2)
+    assert [t["shape"] for t in op["inputs"]] == [[1, 112, 112, 32], [2]] and op["inputs"][1]["constant"]
     assert r["clean_prefix_end"] == 4 and r["diverges"] is True and r["n_ops"] == 9
-    assert [p["status"] for p in r["probes"]] == ["diverged", "clean", "diverged", "diverged"]
+    assert [p["status"] for p in r["probes"]] == ["diverged", "clean", "diverged", "diverged", "error"]
+    assert r["probes"][0]["cut"] == 8 and r["probes"][-1]["error"] == "GPU compile failed: PAD: not supported"
+    t = r["diverging_tensors"][0]
+    assert t["max_abs_diff"] == 3.5 and t["nonfinite"] == 3 and t["scale"] == 70000.0
+    assert r["gpuclean"]["verdict"]["kind"] == "divergent_op"
     bisect_gpu_divergence(clean_tflite, enforce_f32=True, rtol=1e-3)
-    assert calls["precision"] == "fp32" and calls["tol"] == {"rtol": 1e-3, "atol": 1e-2}
+    assert calls["precision"] == "fp32" and calls["tol"] == 1e-3
     buf = io.StringIO()
     print_bisect_report(r, file=buf)
-    t = buf.getvalue()
-    assert "First divergent op: #5 SUM (v1) of 9 ops" in t and "prefix ending at op #4 matched CPU" in t
-    assert "#8:d, #4:c, #6:d, #5:d" in t
+    text = buf.getvalue()
+    assert "First divergent op: #5 SUM (v2) of 9 ops" in text and "prefix ending at op #4 matched CPU" in text
+    assert "float32[1, 112, 112, 32], int32[2] const" in text
+    assert "#8:d, #4:c, #6:d, #5:d, #2:e" in text
+
+
+def test_bisect_adapter_verdicts(monkeypatch, gclib, clean_tflite):
+    from gpuclean.runtime import RuntimeUnavailable
+    from litert_gpu_toolkit.checker import bisect_gpu_divergence
+    _fake_bisect(monkeypatch, _gb_doc(kind="clean"))
+    r = bisect_gpu_divergence(clean_tflite)
+    assert r["diverges"] is False and r["first_divergent_op"] is None and "nothing to bisect" in r["errors"][0]
+    _fake_bisect(monkeypatch, _gb_doc(kind="not_on_gpu"))
+    r = bisect_gpu_divergence(clean_tflite)
+    assert r["diverges"] is None and "does not run on the GPU" in r["errors"][0]
+    _fake_bisect(monkeypatch, raises=RuntimeUnavailable("no GPU adapter: cannot bisect on the GPU"))
+    r = bisect_gpu_divergence(clean_tflite)
+    assert r["unavailable"] and "no GPU adapter" in r["errors"][0]
+
+
+def test_bisect_through_gpuclean_seam(gclib, tmp_path):
+    """The real gpuclean.bisect_gpu on a model that overflows fp16 at the op whose output is
+    'overflow', through its test seam (the interpreter at fp16 stands in for the GPU)."""
+    import importlib.util
+    from gpuclean._lib import repo_root
+    if importlib.util.find_spec("gpuclean.bisect_gpu") is None:
+        pytest.skip("gpuclean.bisect_gpu not installed")
+    maker = os.path.join(repo_root() or ".", "build", "gpu-bisect-models")
+    if not os.access(maker, os.X_OK):
+        pytest.skip("build/gpu-bisect-models not built (make build/gpu-bisect-models)")
+    if not os.path.exists(os.path.join(repo_root() or ".", "build", "litert-wheel", "lib", "libLiteRt.so")):
+        pytest.skip("native libLiteRt.so not installed (runtime/litert/setup.sh)")
+    subprocess.run([maker, str(tmp_path)], check=True, capture_output=True)
+    from litert_gpu_toolkit.checker import bisect_gpu_divergence, print_bisect_report
+    m = str(tmp_path / "overflow_chain.tflite")
+    x = {"x": np.linspace(0.0, 1.0, 256, dtype=np.float32).reshape(1, 8, 8, 4)}
+    r = bisect_gpu_divergence(m, inputs=x, gpu_side="interp")
+    op = r["first_divergent_op"]
+    assert r["diverges"] is True and op["name"] == "MUL" and op["outputs"][0]["name"] == "overflow"
+    assert r["diverging_tensors"][0]["nonfinite"] > 0 and r["clean_prefix_end"] < op["index"]
+    assert r["gpuclean"]["inputs"] == "files"
+    buf = io.StringIO()
+    print_bisect_report(r, file=buf)
+    assert "First divergent op: #%d MUL" % op["index"] in buf.getvalue()
+    r = bisect_gpu_divergence(m, inputs=x, enforce_f32=True, gpu_side="interp")
+    assert r["diverges"] is False and r["first_divergent_op"] is None
 
 
 def test_check_bisect_on_divergence(faked, monkeypatch):
     """check_gpu_compatibility(bisect=True) bisects each diverging signature (PR #307);
     without gpuclean.bisect_gpu that is a warning in the result, not an exception."""
-    monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", None)
+    _no_bisect(monkeypatch)
     run = _fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 9.0]})
     r = faked(run, bisect=True)
     assert r["status"] == "failed" and "serving_default" in r["bisect"]
@@ -324,17 +407,11 @@ def test_check_bisect_on_divergence(faked, monkeypatch):
     assert b["first_divergent_op"] is None and "gpuclean.bisect_gpu" in b["errors"][0]
     assert any("gpuclean.bisect_gpu" in w for w in r["warnings"])
     assert "No op isolated." in _report(r)
-    mod = types.ModuleType("gpuclean.bisect_gpu")
-    mod.bisect_gpu_divergence = lambda path, runtime="native", precision="fp32", inputs=None, tol=None: {
-        "diverges": True, "n_ops": 3, "first_divergent": {"index": 2, "op": "SUM"},
-        "probes": [{"op": 2, "diverged": True}, {"op": 1, "diverged": False}]}
-    monkeypatch.setitem(sys.modules, "gpuclean.bisect_gpu", mod)
-    import gpuclean
-    monkeypatch.setattr(gpuclean, "bisect_gpu", mod, raising=False)
+    _fake_bisect(monkeypatch, _gb_doc(first_op=5))
     r = faked(run, bisect=True)
     b = r["bisect"]["serving_default"]
-    assert b["first_divergent_op"]["index"] == 2 and b["clean_prefix_end"] == 1
-    assert "First divergent op: #2 SUM" in _report(r)
+    assert b["first_divergent_op"]["index"] == 5 and b["clean_prefix_end"] == 4
+    assert "First divergent op: #5 SUM" in _report(r)
     r = faked(_fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 2.0]}), bisect=True)
     assert "bisect" not in r                      # nothing diverged: nothing to bisect
 
