@@ -448,3 +448,24 @@ def test_replayed_gpu_run(doc, gclib, monkeypatch):
     assert r["checked"] == "static+gpu" and r["status"] in ("verified", "failed")
     assert r["gpu_precisions"] == ["fp32", "fp16"]
     assert r["compatible"] == (r["status"] == "verified")
+
+
+def test_result_matches_docs_json(faked, hostile_tflite, clean_tflite, monkeypatch):
+    """Every result shape (failed, unverified, verified, with bisect) against the
+    `toolkit_check` block of docs/json.md, through tests/cli/json_doc.py's checker."""
+    import importlib.util
+    from gpuclean._lib import repo_root
+    spec = importlib.util.spec_from_file_location("json_doc", os.path.join(repo_root(), "tests", "cli", "json_doc.py"))
+    jd = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(jd)
+    schema = jd.parse_doc()["toolkit_check"]
+    import gpuclean.toolkit as tk
+    docs = [faked(_fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 2.001]})),
+            faked(_fake_run({"gpu-fp32": [1.0, 2.0], "gpu-fp16": [1.0, 7.0]}), bisect=True)]
+    monkeypatch.undo()
+    docs += [tk.check_gpu_compatibility(hostile_tflite), tk.check_gpu_compatibility(clean_tflite)]
+    assert [d["status"] for d in docs] == ["verified", "failed", "failed", "unverified"]
+    for d in docs:
+        c = jd.Checker({"toolkit_check": schema})
+        c.obj(schema, "toolkit_check", "", json.loads(json.dumps(d, default=str)))
+        assert not c.errors, c.errors
