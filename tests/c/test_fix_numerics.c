@@ -6,39 +6,49 @@
 #include "fix/fix.h"
 #include "test_fix_lib.h"
 
-/* y = CUMSUM(x[2,16], axis 1, exclusive, reverse) */
-static gc_model *cumsum_model(bool exclusive, bool reverse) {
+/* y = CUMSUM(x, axis, exclusive, reverse), x [2,16] or [6,10] */
+static gc_model *cumsum_model(int rank, int32_t axis, bool exclusive, bool reverse) {
     mb b = mb_new();
-    int32_t x = T(&b, "x", GC_T_FLOAT32, 2, V(2, 16));
-    int32_t y = T(&b, "y", GC_T_FLOAT32, 2, V(2, 16));
-    int32_t one = 1;
-    int32_t k = OP(&b, GC_OP_CUMSUM, 1, 2, V(x, C(&b, "axis", GC_T_INT32, 0, NULL, &one, 4)), 1, V(y));
+    const int32_t *shape = rank == 2 ? V(6, 10) : V(1, 3, 5, 8);
+    int32_t x = T(&b, "x", GC_T_FLOAT32, rank, shape);
+    int32_t y = T(&b, "y", GC_T_FLOAT32, rank, shape);
+    int32_t k = OP(&b, GC_OP_CUMSUM, 1, 2, V(x, C(&b, "axis", GC_T_INT32, 0, NULL, &axis, 4)), 1, V(y));
     if (exclusive) gc_opt_set_int(b.m, OPT(&b, k), GC_O_CumsumOptions_exclusive, 1);
     if (reverse) gc_opt_set_int(b.m, OPT(&b, k), GC_O_CumsumOptions_reverse, 1);
     IO(&b, 1, V(x), 1, V(y));
     return b.m;
 }
 
-GC_TEST(fix_cumsum_exclusive) {
-    for (int rev = 0; rev < 2; rev++) {
-        gc_model *m = cumsum_model(true, rev);
+/* the sweep's wrong forms (exclusive, reverse, both, axis -1, axis 0) become the plain
+ * inclusive forward CUMSUM on a non-negative axis >= 1, verified on the interpreter */
+GC_TEST(fix_cumsum_canon) {
+    static const struct { int rank; int32_t axis; bool ex, rev; int subs, adds, sums, reshapes; } k[] = {
+        { 2, 1, true, false, 1, 0, 0, 0 },  { 2, 1, false, true, 1, 1, 1, 0 }, { 2, 1, true, true, 1, 0, 1, 0 },
+        { 2, -1, false, false, 0, 0, 0, 0 }, { 2, -1, true, false, 1, 0, 0, 0 }, { 2, 0, false, false, 0, 0, 0, 2 },
+        { 2, 0, true, true, 1, 0, 1, 2 },   { 4, 3, true, false, 1, 0, 0, 0 }, { 4, 1, false, true, 1, 1, 1, 0 },
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        gc_model *m = cumsum_model(k[i].rank, k[i].axis, k[i].ex, k[i].rev);
         run r;
         fix_run(m, NULL, &r, true);
-        CHECK_EQ_INT(sites(r.r, "cumsum_exclusive"), 1);
+        CHECK_MSG(sites(r.r, "cumsum_canon") == 1, "case %zu", i);
         CHECK_EQ_INT(count_ops(m, GC_OP_CUMSUM), 1);
-        CHECK_EQ_INT(count_ops(m, GC_OP_SUB), 1);
         const gc_op *o = first_op(m, GC_OP_CUMSUM);
         CHECK(o && gc_opt_int(&o->opt, GC_O_CumsumOptions_exclusive) == 0);
-        CHECK(o && gc_opt_int(&o->opt, GC_O_CumsumOptions_reverse) == rev);
+        CHECK(o && gc_opt_int(&o->opt, GC_O_CumsumOptions_reverse) == 0);
+        CHECK_MSG(count_ops(m, GC_OP_SUB) == k[i].subs && count_ops(m, GC_OP_ADD) == k[i].adds &&
+                  count_ops(m, GC_OP_SUM) == k[i].sums && count_ops(m, GC_OP_RESHAPE) == k[i].reshapes,
+                  "case %zu: SUB %d ADD %d SUM %d RESHAPE %d", i, count_ops(m, GC_OP_SUB), count_ops(m, GC_OP_ADD),
+                  count_ops(m, GC_OP_SUM), count_ops(m, GC_OP_RESHAPE));
         CHECK_EQ_INT(r.refused_after, 0);
         run_free(&r);
         gc_model_free(m);
     }
-    /* inclusive sums are what the GPU computes: nothing to do */
-    gc_model *m = cumsum_model(false, true);
+    /* the plain form is what the GPU computes right: nothing to do */
+    gc_model *m = cumsum_model(2, 1, false, false);
     run r;
     fix_run(m, NULL, &r, false);
-    CHECK_EQ_INT(sites(r.r, "cumsum_exclusive"), 0);
+    CHECK_EQ_INT(sites(r.r, "cumsum_canon"), 0);
     CHECK_EQ_INT(count_ops(m, GC_OP_SUB), 0);
     run_free(&r);
     gc_model_free(m);
