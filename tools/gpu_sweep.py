@@ -97,6 +97,38 @@ def shard_of(cases, shard):
     return [c for k, c in enumerate(cases) if k % n == i - 1]
 
 
+def fixed_cases(cases, which):
+    """`gpuclean fix` on each case (which = "all", or the comma-separated case names): a
+    case it rewrites gets a twin case <name>__fixed (same attrs, inputs and family, op
+    unchanged) so that one device run measures a miscompute and its fix side by side."""
+    want = None if which == "all" else set(which.split(","))
+    out = []
+    for c in cases:
+        if want is not None and c["name"] not in want:
+            continue
+        src = os.path.join(STAGE, c["file"])
+        name = c["name"] + "__fixed"
+        dst = os.path.join(STAGE, name + ".tflite")
+        r = subprocess.run([os.path.join(top, "build", "gpuclean"), "fix", src, "-o", dst, "--json", "--no-progress"],
+                           capture_output=True, text=True)
+        try:
+            doc = json.loads(r.stdout)
+        except ValueError:
+            continue
+        if r.returncode == 2 or not doc.get("changes"):
+            if os.path.exists(dst):
+                os.unlink(dst)
+            continue
+        f = dict(c, name=name, file=name + ".tflite", fixed_from=c["name"],
+                 fixes=sorted({ch.get("pass") for ch in doc["changes"] if isinstance(ch, dict)}))
+        isrc = os.path.join(STAGE, "inputs", c["name"])
+        if os.path.isdir(isrc):
+            shutil.copytree(isrc, os.path.join(STAGE, "inputs", name), dirs_exist_ok=True)
+        out.append(f)
+    print("gpu_sweep: %d fixed twin case(s): %s" % (len(out), ", ".join(x["name"] for x in out)))
+    return out
+
+
 def git_commit():
     r = subprocess.run(["git", "-C", top, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     dirty = subprocess.run(["git", "-C", top, "status", "--porcelain", "tools/sweep"], capture_output=True, text=True)
@@ -112,10 +144,20 @@ def cmd_pack(a):
             "install a copy here first (rm it, then runtime/litert/setup.sh)" % os.path.realpath(nm))
     build_generator()
     cases = shard_of(generate(STAGE, a.only), a.shard)
+    if a.missing:   # only the cases a collected data folder has no row for (an unfinished run)
+        have = set()
+        for fn in os.listdir(a.missing):
+            if fn.endswith(".jsonl"):
+                with open(os.path.join(a.missing, fn)) as f:
+                    have |= {json.loads(l)["case"] for l in f if l.strip()}
+        cases = [c for c in cases if c["name"] not in have]
     if not cases:
         die("no case selected")
     dest = os.path.abspath(a.dest)
     files = [os.path.join(STAGE, c["file"]) for c in cases]
+    if a.fixed:
+        cases = cases + fixed_cases(cases, a.fixed)
+        files = [os.path.join(STAGE, c["file"]) for c in cases]
     env = dict(os.environ, XZ_LEVEL=os.environ.get("XZ_LEVEL", "6"))
     r = subprocess.run([os.path.join(top, "runtime", "litert", "pack.sh"), "--dest", dest] + files, env=env)
     if r.returncode:
@@ -144,7 +186,7 @@ def cmd_pack(a):
     # (device.sh, no GPU, both CPU modes): 0.55 CPU-s per case; on the H200 a tiny model's
     # GPU compile took 0.1-0.3 s per mode (shared/oracle), plus the device and process set-up
     # of the 4 GPU modes: ~4 s per case, serial.
-    per_case = 4.0
+    per_case = 16.5   # measured: 321 cases in ~380 s at JOBS=14 on the H200 machine (2026-12-01)
     est = len(cases) * per_case / 12
     print("gpu_sweep: %d cases (%d with their own inputs) packed into %s: models %.0f KiB xz, inputs %.0f KiB, "
           "folder %.1f MiB" % (len(cases), n_in, os.path.relpath(dest, top), models_kb, inputs_kb, total))
@@ -638,6 +680,9 @@ def main():
     p.add_argument("--only", help="comma-separated families (build/gpu-sweep --list)")
     p.add_argument("--shard", help="I/N: every N-th case starting at the I-th (to split the run)")
     p.add_argument("--dest", default=DEFAULT_DEST, help="pack folder (default .device-sweep)")
+    p.add_argument("--missing", metavar="DATA_DIR", help="only cases without a row in DATA_DIR/*.jsonl")
+    p.add_argument("--fixed", metavar="all|CASE,...",
+                   help="also pack <case>__fixed: the case after `gpuclean fix`, where it rewrites something")
     c = sub.add_parser("collect", help="device output -> data/gpu/sweep/*.jsonl")
     c.add_argument("dir")
     c.add_argument("--device-label", help="device key in the file names (default: from env.txt, e.g. nvidia-h200)")

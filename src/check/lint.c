@@ -229,22 +229,30 @@ static void lint_node(const lctx *L, int32_t i, gc_target target) {
                  "mixed-rank broadcast (%d-D with %d-D): the classic delegate puts dim 0 of rank-1..3 tensors into "
                  "batch and misaligns them (LiteRT #8980)", a->rank, b->rank);
     }
-    /* The same misalignment measured on ML Drift (and on classic), constant operand
-     * included: rank 4 with a rank-2/3 operand whose dim 0 > 1 (a leading 1 aligns
-     * either way), where the rank-4 operand's axis that dim 0 meets is > 1 too.
-     * Measured on the H200: Swin's [24,49,49] + const [1,24,49,49] is wrong (corr
-     * 0.985); a BMM's [8,32,32] + mask [1,1,32,32] (Llama, BERT, DINOv2: the axis is 1,
-     * the mask is the same for every head) is right. */
-    if (op->n_inputs == 2 && (c == GC_OP_ADD || c == GC_OP_MUL || c == GC_OP_SUB || c == GC_OP_DIV)) {
-        const gc_tensor *a = T(L, op->inputs[0]), *b = T(L, op->inputs[1]);
-        const gc_tensor *lo = a && b && a->rank == 4 ? b : a && b && b->rank == 4 ? a : NULL;
-        const gc_tensor *hi = lo == a ? b : a;
-        if (lo && (lo->rank == 2 || lo->rank == 3) && lo->shape && lo->shape[0] > 1 &&
-            hi && hi->shape && hi->shape[4 - lo->rank] > 1)
-            emit(L, i, "mldrift.mixed_rank_broadcast", GC_RISK_WARN, "reshape the lower-rank operand to rank 4 before the op",
-                 "mixed-rank broadcast (%d-D with %d-D, dim 0 of the lower-rank operand > 1): misaligned on the GPU, "
-                 "constant operand or not (measured on an NVIDIA H200, LiteRT.js 2.5.3 and libLiteRt 2.3.0, fp32: "
-                 "corr 0.985 after ADD([24,49,49], const [1,24,49,49]) in Swin's last stage)", a->rank, b->rank);
+    /* Measured on ML Drift (NVIDIA H200, native libLiteRt 2.3.0 and LiteRT.js 2.5.3,
+     * fp32 and fp16, identical on both; data/gpu/sweep, family `elementwise`): a binary
+     * op whose RUNTIME operand has the lower rank and whose CONSTANT operand the higher
+     * one is misaligned when the constant's axis that the runtime operand's dim 0 meets
+     * is > 1: ADD/SUB/MUL/DIV/MAXIMUM of runtime [5] with const [4,5] / [3,4,5] /
+     * [2,3,4,5], [4,5] with [3,4,5] / [2,3,4,5], [3,4,5] with [2,3,4,5] (corr 0.08-0.97),
+     * Swin's [24,49,49] + const [1,24,49,49] and [4,7,7] + const [1,4,7,7] (corr 0.74 /
+     * 0.81). Right: both operands at run time (every rank pair), the constant the
+     * lower-rank one, equal ranks, and a BMM's [8,32,32] + mask const [1,1,32,32] (Llama,
+     * BERT, DINOv2: the axis met is 1). */
+    if (op->n_inputs == 2 && (c == GC_OP_ADD || c == GC_OP_MUL || c == GC_OP_SUB || c == GC_OP_DIV ||
+                              c == GC_OP_MAXIMUM || c == GC_OP_MINIMUM)) {
+        int32_t ia = op->inputs[0], ib = op->inputs[1];
+        const gc_tensor *a = T(L, ia), *b = T(L, ib);
+        bool ca = ia >= 0 && (L->tf[ia] & GC_TF_CONST), cb = ib >= 0 && (L->tf[ib] & GC_TF_CONST);
+        const gc_tensor *lo = NULL, *hi = NULL;
+        if (a && b && a->rank < b->rank && !ca && cb) { lo = a; hi = b; }
+        else if (a && b && b->rank < a->rank && !cb && ca) { lo = b; hi = a; }
+        if (lo && hi && lo->rank >= 1 && hi->rank <= 4 && lo->shape && hi->shape && lo->shape[0] > 1 &&
+            hi->shape[hi->rank - lo->rank] > 1)
+            emit(L, i, "mldrift.mixed_rank_broadcast", GC_RISK_WARN, "reshape the lower-rank operand to the constant's rank before the op",
+                 "runtime %d-D operand with a %d-D constant: misaligned on the GPU (measured on an NVIDIA H200, "
+                 "libLiteRt 2.3.0 and LiteRT.js 2.5.3, fp32 and fp16: corr 0.08-0.97; Swin's ADD([24,49,49], "
+                 "const [1,24,49,49]): corr 0.74)", lo->rank, hi->rank);
     }
     (void)out0;
 }

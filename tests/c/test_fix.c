@@ -739,7 +739,8 @@ GC_TEST(fix_rank_align_classic) {
 
 GC_TEST(fix_rank_align_mldrift_const) {
     /* Swin's last stage: BATCH_MATMUL out [4,5,5] (rank 3) + constant [1,4,5,5] bias;
-     * measured misaligned on ML Drift (H200), constant operand included */
+     * measured misaligned on ML Drift (H200). The mirror image, a runtime rank-4 operand
+     * with a rank-3 constant, was measured right (sweep ew_add_const_r3_rt_r4): no risk. */
     for (int lo_const = 0; lo_const < 2; lo_const++) {
         mb b = mb_new();
         float bias[100];
@@ -756,7 +757,9 @@ GC_TEST(fix_rank_align_mldrift_const) {
         OP(&b, GC_OP_ADD, 1, 2, V(a, k), 1, V(y));
         IO(&b, 1, V(a), 1, V(y));
         for (int t = 0; t < 2; t++)
-            CHECK_EQ_INT(count_risks(b.m, t ? GC_TARGET_CLASSIC : GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"), 1);
+            CHECK_EQ_INT(count_risks(b.m, t ? GC_TARGET_CLASSIC : GC_TARGET_MLDRIFT, "mldrift.mixed_rank_broadcast"),
+                         lo_const ? 0 : 1);
+        if (lo_const) { gc_model_free(b.m); continue; }
         run r;
         fix_run(b.m, NULL, &r, true);   /* verified bit-exact on the interpreter */
         CHECK_EQ_INT(sites(r.r, "rank_align"), 1);
