@@ -476,9 +476,28 @@ static bool check_subgraph(run *R, int32_t s, gc_check_node *nodes) {
 }
 
 gc_check_result *gc_check(const gc_model *m, gc_target target, char *err, size_t errlen) {
+    return gc_check_ex(m, target, NULL, err, errlen);
+}
+
+gc_check_result *gc_check_ex(const gc_model *m, gc_target target, const gc_check_opts *opts, char *err,
+                             size_t errlen) {
+    /* the measured facts (numerics.c): the selected runtime's, ML Drift only */
+    const gc_gpu_facts *facts = opts && opts->facts ? opts->facts : &gc_gpu_facts_builtin;
+    const char *rt_name = opts ? opts->runtime : NULL;
+    const gc_gpu_runtime *rt = target == GC_TARGET_MLDRIFT ? gc_facts_runtime(facts, rt_name) : NULL;
+    int precision = opts && opts->precision ? opts->precision : GC_FPREC_FP32;
+    if (rt_name && rt_name[0] && !gc_facts_runtime(facts, rt_name)) {
+        gc_errf(err, errlen, "unknown runtime '%s' (gpuclean check --list-runtimes)", rt_name);
+        return NULL;
+    }
+    if (precision != GC_FPREC_FP32 && precision != GC_FPREC_FP16) {
+        gc_errf(err, errlen, "unknown precision %d (fp32 or fp16)", precision);
+        return NULL;
+    }
     gc_check_result *r = calloc(1, sizeof *r);
     if (!r) { gc_errf(err, errlen, "out of memory"); return NULL; }
     r->target = target;
+    r->facts = facts; r->runtime = rt; r->precision = precision;
     int32_t total = 0;
     for (int32_t s = 0; s < m->n_subgraphs; s++) total += m->subgraphs[s].n_ops;
     r->n_nodes = total;
@@ -517,6 +536,8 @@ gc_check_result *gc_check(const gc_model *m, gc_target target, char *err, size_t
         }
         base += m->subgraphs[s].n_ops;
     }
+    /* kernel building on the selected runtime: measured init_failed facts */
+    bool mem = gc_numerics_init_failed(r, m);
     if (r->fatal) {   /* "Restored original execution plan after delegate application failure." */
         for (int32_t i = 0; i < r->n_nodes; i++)
             if (r->nodes[i].gpu) { r->nodes[i].gpu = false; r->nodes[i].state = GC_NODE_INIT_FAILED; }
@@ -536,6 +557,11 @@ gc_check_result *gc_check(const gc_model *m, gc_target target, char *err, size_t
     if (!r->risks) r->n_risks = 0;
     free(R.skippable); free(R.lints.v);
     r->gpu_clean = r->gpu_nodes == r->total_nodes && !r->fatal && !r->model_error;
+    if (!mem || !gc_numerics_apply(r, m)) {   /* per-node numerics: measured facts, risk lints */
+        gc_check_free(r);
+        gc_errf(err, errlen, "out of memory applying the measured GPU facts");
+        return NULL;
+    }
     return r;
 }
 

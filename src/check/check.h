@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include "common/common.h"
 #include "model/model.h"
+#include "numerics.h"
 
 typedef enum { GC_TARGET_MLDRIFT = 0, GC_TARGET_CLASSIC = 1 } gc_target;
 const char *gc_target_name(gc_target t);               /* "mldrift" / "classic" */
@@ -77,6 +78,10 @@ typedef struct {
     const char *fix_id;      /* stable id of the rewrite ("fix.gather_nd.const_indices") */
     const char *fix_torch;   /* PyTorch-level rewrite (seed table) */
     const char *fix_tflite;  /* .tflite-level rewrite gpuclean applies */
+    gc_numerics numerics;    /* on the GPU: ok / risk / wrong (numerics.h); CPU nodes: ok */
+    const char *numerics_rule;   /* fact id or risk id behind numerics; NULL */
+    const gc_gpu_fact *evidence; /* the measured fact behind numerics_rule, or behind rule for a
+                                    measured kernel-build failure; NULL (points into r->facts) */
 } gc_check_node;
 
 typedef struct {
@@ -123,11 +128,25 @@ typedef struct gc_check_result {
     gc_check_subgraph *subgraphs;
     int32_t n_risks;
     gc_check_risk *risks;
+    const gc_gpu_facts *facts;       /* the measured facts applied (must outlive the result) */
+    const gc_gpu_runtime *runtime;   /* whose facts; NULL for target classic */
+    int precision;                   /* GC_FPREC_FP32 / GC_FPREC_FP16: the precision checked for */
+    int32_t wrong_nodes, risk_nodes; /* GPU nodes whose numerics are wrong / at risk */
+    bool gpu_correct;                /* no GPU node computes measured-wrong numbers */
     gc_arena arena;          /* owns every string and array above */
 } gc_check_result;
 
-/* Check every node. NULL only on allocation failure (err says so). */
+/* Check every node. NULL only on allocation failure (err says so). Applies the built-in
+ * facts of the default runtime at fp32: gc_check_ex(m, target, NULL, ...). */
 gc_check_result *gc_check(const gc_model *m, gc_target target, char *err, size_t errlen);
+typedef struct {
+    const gc_gpu_facts *facts;   /* NULL: gc_gpu_facts_builtin (data/gpu/facts.tsv) */
+    const char *runtime;         /* NULL: the table's default; "native-2.3", "js", ... (gc_facts_runtime) */
+    int precision;               /* 0 or GC_FPREC_FP32: fp32; GC_FPREC_FP16 */
+} gc_check_opts;
+/* NULL on allocation failure, an unknown runtime or precision (err says which) */
+gc_check_result *gc_check_ex(const gc_model *m, gc_target target, const gc_check_opts *opts, char *err,
+                             size_t errlen);
 void gc_check_free(gc_check_result *r);
 
 /* Counts of a subgraph as the delegate prints them; -1 when the subgraph is absent. */
@@ -157,6 +176,11 @@ bool gc_fix_id_advice(const char *id);
 
 /* "GPU residency: 71/72 nodes in 1 partition(s)" */
 void gc_check_residency_line(const gc_check_result *r, gc_str *out);
+/* numerics_doc.c: a node's finding from a measured fact ("error: wrong numbers on the GPU:
+ * MESSAGE [id]" or a warning at fp16; the text after "PATH: node N OP 'name': ") with its
+ * evidence and fix lines; the JSON "evidence" object of a fact (null for NULL) */
+void gc_check_numerics_text(const gc_check_result *r, const gc_check_node *n, gc_str *out);
+void gc_check_evidence_json(const gc_check_result *r, const gc_gpu_fact *f, gc_str *out);
 
 /* ---- the rule catalogue (rules_catalog.c, generated from the checker's sources by
  * tools/rules_catalog.py; rendered by rules_doc.c) ------------------------------- */

@@ -249,6 +249,8 @@ int gc_clp_common(const gc_rctx *c, gc_hit *h);
 typedef struct { const char *id, *torch, *tflite; } gc_fix;
 /* hint for a rejected node; rule without target prefix */
 gc_fix gc_fix_for(const gc_rctx *c, const char *rule);
+/* the texts of a fix id (the first row naming it); "" texts when no row does */
+gc_fix gc_fix_by_id(const char *id);
 
 /* ---- fp16 risk lints (lint.c) --------------------------------------------------------- */
 typedef struct {

@@ -2,13 +2,14 @@
  * Decides nothing; every verdict comes from check.c.
  *
  * JSON fields: schema, tool, model, target,
- *   summary {nodes, gpu_nodes, cpu_nodes, partitions, gpu_clean, residency, fatal, model_error},
+ *   summary {nodes, gpu_nodes, cpu_nodes, partitions, gpu_clean, residency, fatal, model_error,
+ *            gpu_correct, runtime, precision, wrong_nodes, risk_nodes},
  *   subgraphs [{index, name, skipped, nodes, gpu_nodes, candidate_partitions, delegated_partitions,
  *               node_subsets, delegate_log}],
  *   partitions [{subgraph, id, nodes, first_node, delegated}],
  *   nodes [{subgraph, index, op, op_label, version, name, gpu, supported, state, reason, rule, fatal,
  *           partition, tensors [{index, name, role, dtype, shape, const}], culprit,
- *           fix {id, torch, tflite} | null}],
+ *           fix {id, torch, tflite} | null, numerics, numerics_rule, evidence {...} | null}],
  *   risks [{subgraph, node, rule, level, message, fix}]
  */
 #include "check_int.h"
@@ -45,7 +46,12 @@ static void text_node(const gc_check_result *r, const gc_model *m, const char *p
     where(o, path, n);
     gc_str_printf(o, " %s '%s': ", n->op, node_name(m, n));
     switch (n->state) {
-    case GC_NODE_GPU: gc_str_printf(o, "on GPU (partition %d)\n", n->partition); return;
+    case GC_NODE_GPU:
+        if (n->evidence && n->numerics != GC_NUM_OK) { gc_check_numerics_text(r, n, o); return; }
+        gc_str_printf(o, "on GPU (partition %d)", n->partition);
+        if (n->evidence) gc_str_printf(o, ", measured right [%s]", n->evidence->id);
+        gc_str_putc(o, '\n');
+        return;
     case GC_NODE_SKIPPED: gc_str_puts(o, "subgraph skipped by the delegate (lowered by its composite)\n"); return;
     case GC_NODE_FP16_DEQUANT:
         gc_str_printf(o, "not on GPU: fp16 weight DEQUANTIZE stays on the CPU when the model is only partly "
@@ -58,6 +64,11 @@ static void text_node(const gc_check_result *r, const gc_model *m, const char *p
     case GC_NODE_INIT_FAILED:
         if (n->fatal) gc_str_printf(o, "breaks GPU delegate init: %s [%s]\n", n->reason, n->rule);
         else gc_str_puts(o, "not on GPU: the delegate failed to initialise, everything runs on the CPU\n");
+        if (n->fatal && n->evidence) {
+            gc_str_puts(o, "  ");
+            gc_fact_evidence_text(n->evidence, o);
+            gc_str_putc(o, '\n');
+        }
         break;
     case GC_NODE_REJECTED:
         gc_str_printf(o, "not on GPU: %s [%s]\n", n->reason, n->rule);
@@ -89,6 +100,8 @@ static int node_key_cmp(const gc_check_node *a, const gc_check_node *b) {
     if ((c = scmp(a->reason, b->reason))) return c;
     if ((c = scmp(a->fix_id, b->fix_id))) return c;
     if ((c = scmp(a->fix_torch, b->fix_torch))) return c;
+    if (a->numerics != b->numerics) return (int)a->numerics - (int)b->numerics;
+    if ((c = scmp(a->numerics_rule, b->numerics_rule))) return c;
     return scmp(a->fix_tflite, b->fix_tflite);
 }
 
@@ -168,6 +181,9 @@ static void text_group(const gc_check_result *r, const char *path, const gc_chec
     node_list(o, g, n);
     gc_str_puts(o, "): ");
     switch (f->state) {
+    case GC_NODE_GPU:                         /* wrong / at risk by a measured fact */
+        gc_check_numerics_text(r, f, o);
+        return;
     case GC_NODE_FP16_DEQUANT:
         gc_str_printf(o, "not on GPU: fp16 weight DEQUANTIZE stays on the CPU when the model is only partly "
                          "delegated (listed as \"DEQUANTIZE: \") [%s]\n", f->rule ? f->rule : "");
@@ -230,7 +246,8 @@ static void text_risk(const gc_model *m, const char *path, const gc_check_risk *
 
 static bool shown_alone(const gc_check_node *n, bool verbose) {
     if (verbose) return true;
-    if (n->gpu || n->state == GC_NODE_CPU_PARTITION || n->state == GC_NODE_SKIPPED) return false;
+    if (n->gpu) return n->evidence && n->numerics != GC_NUM_OK;
+    if (n->state == GC_NODE_CPU_PARTITION || n->state == GC_NODE_SKIPPED) return false;
     if (n->state == GC_NODE_INIT_FAILED && !n->fatal) return false;
     return true;
 }
@@ -340,6 +357,9 @@ void gc_check_text(const gc_check_result *r, const gc_model *m, const char *path
 void gc_check_summary_text(const gc_check_result *r, const char *path, bool subgraphs, gc_str *o) {
     if (r->model_error) gc_str_printf(o, "%s: error: %s\n", path, r->model_error);
     if (r->fatal) gc_str_printf(o, "%s: error: %s\n", path, r->fatal);
+    if (r->wrong_nodes)
+        gc_str_printf(o, "%s: error: %d node(s) on the GPU compute wrong numbers (measured on %s, %s)\n", path,
+                      r->wrong_nodes, r->runtime ? r->runtime->name : "?", gc_fact_precision_name(r->precision));
     if (subgraphs && r->n_subgraphs > 1)
         for (int32_t s = 0; s < r->n_subgraphs; s++) {
             const gc_check_subgraph *S = &r->subgraphs[s];
@@ -347,8 +367,11 @@ void gc_check_summary_text(const gc_check_result *r, const char *path, bool subg
             else gc_str_printf(o, "subgraph %d '%s': %d/%d nodes on the GPU\n", s, S->name, S->gpu_nodes, S->nodes);
         }
     if (subgraphs) gc_str_printf(o, "target: %s\n", gc_target_name(r->target));
+    if (subgraphs && r->runtime)
+        gc_str_printf(o, "runtime: %s, %s (%d measured fact(s); gpuclean check --list-runtimes)\n", r->runtime->name,
+                      gc_fact_precision_name(r->precision), gc_facts_count(r->facts, r->runtime->name, NULL));
     gc_check_residency_line(r, o);
-    gc_str_puts(o, r->gpu_clean ? " (GPU-clean)\n" : "\n");
+    gc_str_puts(o, !r->gpu_clean ? "\n" : r->gpu_correct ? " (GPU-clean)\n" : " (all on the GPU, numbers wrong)\n");
 }
 
 static void jstr(gc_str *o, const char *s) { gc_str_json(o, s ? s : ""); }
@@ -371,6 +394,10 @@ void gc_check_json(const gc_check_result *r, const gc_model *m, const char *path
     jstr_or_null(o, r->fatal);
     gc_str_puts(o, ", \"model_error\": ");
     jstr_or_null(o, r->model_error);
+    gc_str_printf(o, ", \"gpu_correct\": %s, \"runtime\": ", r->gpu_correct ? "true" : "false");
+    jstr_or_null(o, r->runtime ? r->runtime->name : NULL);
+    gc_str_printf(o, ", \"precision\": \"%s\", \"wrong_nodes\": %d, \"risk_nodes\": %d",
+                  gc_fact_precision_name(r->precision), r->wrong_nodes, r->risk_nodes);
     gc_str_puts(o, "},\n \"subgraphs\": [");
     for (int32_t s = 0; s < r->n_subgraphs; s++) {
         const gc_check_subgraph *S = &r->subgraphs[s];
@@ -428,6 +455,10 @@ void gc_check_json(const gc_check_result *r, const gc_model *m, const char *path
         } else {
             gc_str_puts(o, "null");
         }
+        gc_str_printf(o, ", \"numerics\": \"%s\", \"numerics_rule\": ", gc_numerics_name(n->numerics));
+        jstr_or_null(o, n->numerics_rule);
+        gc_str_puts(o, ", \"evidence\": ");
+        gc_check_evidence_json(r, n->evidence, o);
         gc_str_putc(o, '}');
     }
     gc_str_puts(o, "],\n \"risks\": [");

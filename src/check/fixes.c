@@ -172,6 +172,12 @@ bool gc_fix_id_advice(const char *id) {
     return false;
 }
 
+gc_fix gc_fix_by_id(const char *id) {
+    for (size_t r = 0; id && r < N_ROWS; r++)
+        if (!strcmp(rows[r].fix.id, id)) return rows[r].fix;
+    return (gc_fix){ id ? id : "", "", "" };
+}
+
 gc_fix gc_fix_for(const gc_rctx *c, const char *rule) {
     if (c->code == GC_OP_BROADCAST_TO) {   /* two cases (seed table) */
         if (gc_is_const_in(c, 0))

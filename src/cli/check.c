@@ -1,6 +1,7 @@
-/* check.c — `gpuclean check MODEL [--target mldrift|classic] [--json] [--verbose|--quiet]`:
- * static GPU verdict per node (library: src/check/check.h). Exit 0 when the model is
- * fully GPU-resident, 1 otherwise, 2 on bad usage or an unreadable model. */
+/* check.c — `gpuclean check MODEL [--target mldrift|classic] [--runtime R] [--precision P] [--json]
+ * [--verbose|--quiet]`: static GPU verdict per node, and the measured numerics of the selected
+ * runtime (library: src/check/check.h, numerics.h). Exit 0 when the model is fully GPU-resident
+ * and no node computes measured-wrong numbers, 1 otherwise, 2 on bad usage or an unreadable model. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -17,9 +18,11 @@ static void passes_for(const char *fix_id, gc_str *o) {
 }
 
 static int usage(void) {
-    printf("usage: gpuclean check MODEL [--target mldrift|classic] [--json] [--verbose | --quiet]\n"
+    printf("usage: gpuclean check MODEL [--target mldrift|classic] [--runtime R] [--precision fp32|fp16]\n"
+           "                             [--json] [--verbose | --quiet]\n"
            "       gpuclean check --list-rules [--markdown]\n"
            "       gpuclean check --explain RULE\n"
+           "       gpuclean check --list-runtimes [--json]\n"
            "  per-node verdict for the LiteRT GPU accelerator (mldrift, default) or the TFLite GPU\n"
            "  delegate v2 (classic): why a node is refused, in the delegate's own words, with a\n"
            "  stable rule id and the rewrite that fixes it; the partitioning as the runtime does\n"
@@ -30,16 +33,23 @@ static int usage(void) {
            "  always complete, one entry per node (docs/json.md).\n"
            "  --list-rules prints every rule id (tab-separated: id, kind, where it fires, ops, fix\n"
            "  id, the delegate's wording; --markdown: docs/rules.md); --explain RULE one of them\n"
-           "  (\"mldrift.gather.indices_rank\" or \"gather.indices_rank\") with its fix texts.\n"
-           "  Exit 0: fully GPU-resident, 1: not, 2: bad input.\n");
+           "  (\"mldrift.gather.indices_rank\" or \"gather.indices_rank\") with its fix texts, or a measured fact.\n"
+           "  Measured facts (data/gpu/facts.tsv, from the device sweep) of the runtime --runtime selects\n"
+           "  (native-2.3, js-2.5, native-2.3.0, native, js; default: the native runtime apps ship;\n"
+           "  --list-runtimes lists them with their fact counts) say where a node on the GPU computes\n"
+           "  wrong numbers (an error: \"numerics\": \"wrong\" in --json) and where kernel building fails so\n"
+           "  that the whole model falls back to the CPU. --precision (default fp32): facts measured\n"
+           "  wrong only at fp16 count as wrong with fp16, as a risk with fp32. Target mldrift only.\n"
+           "  Exit 0: fully GPU-resident and no measured-wrong node, 1: not, 2: bad input.\n");
     return 0;
 }
 
 int gc_cli_check(int argc, char **argv) {
     const char *path = NULL;
     bool json = false, verbose = false, quiet = false, list = false, markdown = false;
-    const char *explain = NULL;
-    int target = GC_TARGET_MLDRIFT;
+    const char *explain = NULL, *runtime = NULL;
+    int target = GC_TARGET_MLDRIFT, precision = GC_FPREC_FP32;
+    bool list_rt = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = true;
@@ -47,6 +57,18 @@ int gc_cli_check(int argc, char **argv) {
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--list-rules")) list = true;
         else if (!strcmp(a, "--markdown")) markdown = true;
+        else if (!strcmp(a, "--list-runtimes")) list_rt = true;
+        else if (!strcmp(a, "--runtime") || !strncmp(a, "--runtime=", 10)) {
+            runtime = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!runtime || !gc_facts_runtime(&gc_gpu_facts_builtin, runtime))
+                return gc_cli_usage_error("check", "unknown runtime '%s' (gpuclean check --list-runtimes)",
+                                          runtime ? runtime : "");
+        } else if (!strcmp(a, "--precision") || !strncmp(a, "--precision=", 12)) {
+            const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+            precision = v && !strcmp(v, "fp16") ? GC_FPREC_FP16 : GC_FPREC_FP32;
+            if (!v || (strcmp(v, "fp16") && strcmp(v, "fp32")))
+                return gc_cli_usage_error("check", "--precision must be fp32 or fp16");
+        }
         else if (!strcmp(a, "--explain") || !strncmp(a, "--explain=", 10)) {
             explain = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!explain || !*explain) return gc_cli_usage_error("check", "--explain needs a rule id (gpuclean check --list-rules)");
@@ -63,18 +85,30 @@ int gc_cli_check(int argc, char **argv) {
     }
     if (verbose && quiet) return gc_cli_usage_error("check", "--verbose and --quiet exclude each other");
     if (markdown && !list) return gc_cli_usage_error("check", "--markdown goes with --list-rules");
+    if (runtime && target == GC_TARGET_CLASSIC)
+        return gc_cli_usage_error("check", "--runtime selects facts of the LiteRT GPU accelerator (target mldrift)");
+    if (list_rt) {
+        if (path || list || explain) return gc_cli_usage_error("check", "--list-runtimes takes no model or other listing");
+        gc_str o = {0};
+        if (json) gc_facts_runtimes_json(&gc_gpu_facts_builtin, &o); else gc_facts_runtimes_text(&gc_gpu_facts_builtin, &o);
+        if (o.s) fwrite(o.s, 1, o.n, stdout);
+        gc_str_free(&o);
+        return 0;
+    }
     if (list || explain) {
         if (path) return gc_cli_usage_error("check", "%s takes no model", list ? "--list-rules" : "--explain");
         if (list && explain) return gc_cli_usage_error("check", "--list-rules and --explain exclude each other");
         const gc_rule_info *ri = explain ? gc_rule_find(explain) : NULL;
-        if (explain && !ri) {
+        const gc_gpu_fact *fact = explain && !ri ? gc_facts_find(&gc_gpu_facts_builtin, explain) : NULL;
+        if (explain && !ri && !fact) {
             gc_cli_err("gpuclean check: unknown rule '%s' (gpuclean check --list-rules)", explain);
             return 2;
         }
         gc_str o = {0};
         if (ri) gc_rule_explain(ri, passes_for, &o);
-        else if (markdown) gc_rules_markdown(passes_for, &o);
-        else gc_rules_list_text(passes_for, &o);
+        else if (fact) gc_fact_explain(&gc_gpu_facts_builtin, explain, passes_for, &o);
+        else if (markdown) { gc_rules_markdown(passes_for, &o); gc_facts_markdown(&gc_gpu_facts_builtin, &o); }
+        else { gc_rules_list_text(passes_for, &o); gc_facts_list_text(&gc_gpu_facts_builtin, &o); }
         if (o.oom) { gc_str_free(&o); gc_cli_err("gpuclean check: out of memory"); return 2; }
         if (o.s) fwrite(o.s, 1, o.n, stdout);
         gc_str_free(&o);
@@ -85,14 +119,15 @@ int gc_cli_check(int argc, char **argv) {
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
     if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
-    gc_check_result *r = gc_check(m, (gc_target)target, err, sizeof err);
+    gc_check_opts co = { .runtime = runtime, .precision = precision };
+    gc_check_result *r = gc_check_ex(m, (gc_target)target, &co, err, sizeof err);
     if (!r) { gc_cli_err("%s: %s", path, err); gc_model_free(m); return 2; }
     gc_str o = {0};
     if (json) gc_check_json(r, m, path, &o);
     else if (quiet) gc_check_summary_text(r, path, false, &o);
     else gc_check_text(r, m, path, verbose, &o);
     if (o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
-    int rc = o.oom ? 2 : (r->gpu_clean ? 0 : 1);
+    int rc = o.oom ? 2 : (r->gpu_clean && r->gpu_correct ? 0 : 1);
     if (o.oom) gc_cli_err("%s: out of memory rendering the report", path);
     gc_str_free(&o);
     gc_check_free(r);
