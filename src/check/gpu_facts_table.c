@@ -10,5 +10,4 @@ static const gc_gpu_runtime runtimes[] = {
     { "js-2.5.3", "js", "2.5.3", false, "LiteRT.js 2.5.3 (npm @litertjs/core) under Node.js, ML Drift over WebGPU (Dawn)" },
 };
 
-
 const gc_gpu_facts gc_gpu_facts_builtin = { "data/gpu/facts.tsv", 2, runtimes, 0, NULL };

@@ -60,9 +60,9 @@ int gc_cli_check(int argc, char **argv) {
         else if (!strcmp(a, "--list-runtimes")) list_rt = true;
         else if (!strcmp(a, "--runtime") || !strncmp(a, "--runtime=", 10)) {
             runtime = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!runtime || !gc_facts_runtime(&gc_gpu_facts_builtin, runtime))
-                return gc_cli_usage_error("check", "unknown runtime '%s' (gpuclean check --list-runtimes)",
-                                          runtime ? runtime : "");
+            if (!runtime || !*runtime) return gc_cli_usage_error("check", "--runtime needs a value (native-2.3, js-2.5, ...)");
+            if (!gc_facts_runtime(&gc_gpu_facts_builtin, runtime))
+                return gc_cli_usage_error("check", "unknown runtime '%s' (gpuclean check --list-runtimes)", runtime);
         } else if (!strcmp(a, "--precision") || !strncmp(a, "--precision=", 12)) {
             const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
             precision = v && !strcmp(v, "fp16") ? GC_FPREC_FP16 : GC_FPREC_FP32;

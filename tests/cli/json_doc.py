@@ -123,6 +123,7 @@ def main():
     docs = [  # (verb, argv, accepted exit codes)
         ("inspect", ["inspect", demo], (0,)),
         ("check", ["check", demo], (1,)),
+        ("check_runtimes", ["check", "--list-runtimes"], (0,)),
         ("fix", ["fix", demo, "-o", os.path.join(tmp, "jfix.tflite")], (0,)),
         ("fix", ["fix", "--no-verify", demo, "-o", os.path.join(tmp, "jfix2.tflite")], (0,)),
         ("verify", ["verify", demo, "--ref", ref, "--precision", "both", "--argmax"], (0,)),

@@ -55,10 +55,11 @@ assert d["schema"] == 1 and d["target"] == sys.argv[3] and d["model"]
 s = d["summary"]
 for k in ("nodes", "gpu_nodes", "partitions", "gpu_clean"):
     assert k in s, k
-assert (sys.argv[2] == "0") == s["gpu_clean"]
+assert (sys.argv[2] == "0") == (s["gpu_clean"] and s["gpu_correct"])
 for n in d["nodes"]:
-    for k in ("subgraph", "index", "op", "version", "gpu", "reason", "rule", "fix"):
+    for k in ("subgraph", "index", "op", "version", "gpu", "reason", "rule", "fix", "numerics", "numerics_rule", "evidence"):
         assert k in n, k
+    assert n["numerics"] in ("ok", "risk", "wrong") and (n["gpu"] or n["numerics"] == "ok")
     assert (n["rule"] is None) == (n["state"] in ("gpu", "cpu_partition", "skipped")) or n["state"] == "init_failed"
 assert isinstance(d["risks"], list)
 assert sum(1 for n in d["nodes"] if n["gpu"]) == s["gpu_nodes"]
