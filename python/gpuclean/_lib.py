@@ -105,6 +105,7 @@ class _Lib:
             "gc_api_model_tensor": (i, [vp, i, i, T, cp, sz]),
             "gc_api_inspect_json": (i, [vp, cp, pcp, cp, sz]),
             "gc_api_check_json": (i, [vp, cp, cp, pcp, cp, sz]),
+            "gc_api_check_json_ex": (i, [vp, cp, cp, cp, cp, pcp, cp, sz]),
             "gc_api_interp_new": (vp, [vp, cp, i, cp, sz]),
             "gc_api_interp_free": (None, [vp]),
             "gc_api_interp_n_io": (i, [vp, i]),

@@ -124,11 +124,19 @@ class Model(_Handle):
         """`gpuclean inspect --json` as a dict."""
         return self._lib.call_json("gc_api_inspect_json", self.ptr, self.path.encode())
 
-    def check(self, target="mldrift"):
+    def check(self, target="mldrift", runtime=None, precision=None):
         """`gpuclean check --json` as a dict: per-node verdicts, reasons, fixes, the
-        residency line."""
-        return self._lib.call_json("gc_api_check_json", self.ptr, self.path.encode(),
-                                   target.encode())
+        residency line, and per node "numerics" ("ok" / "risk" / "wrong") with its
+        "numerics_rule" and "evidence" from the measured GPU facts; summary "gpu_correct".
+        runtime ("native-2.3", "js-2.5", "native", "js"; None: the default, the native
+        runtime apps ship) selects the facts, precision ("fp32" default, "fp16") which of
+        them count as wrong (`gpuclean check --runtime R --precision P`)."""
+        if runtime is None and precision is None:
+            return self._lib.call_json("gc_api_check_json", self.ptr, self.path.encode(),
+                                       target.encode())
+        enc = lambda s: None if s is None else s.encode()  # noqa: E731
+        return self._lib.call_json("gc_api_check_json_ex", self.ptr, self.path.encode(),
+                                   target.encode(), enc(runtime), enc(precision))
 
     def interpreter(self, precision="fp32", signature=-2):
         return Interpreter(self, precision, signature)
@@ -208,9 +216,9 @@ def inspect(path):
         return m.inspect()
 
 
-def check(path, target="mldrift"):
+def check(path, target="mldrift", runtime=None, precision=None):
     with Model(path) as m:
-        return m.check(target)
+        return m.check(target, runtime, precision)
 
 
 def run(path, inputs, precision="fp32", signature=-2):

@@ -45,16 +45,18 @@ BANNER = "=" * 60
 
 # ---- static check ---------------------------------------------------------------------------
 
-def static_check(tflite_path, target="mldrift"):
-    """gpuclean check as a dict (through the C library, else the CLI)."""
+def static_check(tflite_path, target="mldrift", runtime=None):
+    """gpuclean check as a dict (through the C library, else the CLI); runtime ("native",
+    "js", "native-2.3", ...; None: the default) selects the measured GPU facts."""
     try:
         from .core import Model
         with Model(tflite_path) as m:
-            return m.check(target)
+            return m.check(target, runtime) if runtime else m.check(target)
     except (GpucleanError, NotImplementedError, OSError) as e:
         first = str(e)
     try:
-        code, doc, err = cli_json(["check", str(tflite_path), "--target", target])
+        code, doc, err = cli_json(["check", str(tflite_path), "--target", target]
+                                  + (["--runtime", runtime] if runtime else []))
         if doc is not None:
             return doc
         raise GpucleanError(err or first)
@@ -106,7 +108,12 @@ def _static_summary(st):
     order = {(e["state"], e["subgraph"], e["op"], e["rule"]): i for i, e in enumerate(groups)}
     nodes.sort(key=lambda n: (order[(n["state"], n["subgraph"], n["op"], n["rule"])], n["index"]))
     risks = st.get("risks", []) or []
+    wrong = [{"index": n["index"], "subgraph": n.get("subgraph", 0), "op": n["op"], "rule": n.get("numerics_rule"),
+              "message": (n.get("evidence") or {}).get("message"), "error": (n.get("evidence") or {}).get("error"),
+              "fix_id": (n.get("evidence") or {}).get("fix")}
+             for n in st.get("nodes", []) if n.get("numerics") == "wrong"]
     return {"residency": s.get("residency"), "gpu_clean": bool(s.get("gpu_clean")),
+            "gpu_correct": s.get("gpu_correct", True), "runtime": s.get("runtime"), "wrong_numerics": wrong,
             "gpu_nodes": s.get("gpu_nodes"), "nodes": s.get("nodes"), "partitions": s.get("partitions"),
             "not_on_gpu": nodes, "groups": groups,
             "rejected": sum(len(e["nodes"]) for e in groups if e["state"] == "rejected"),
@@ -126,6 +133,9 @@ def _static_errors(st):
         else:
             out.append("%s %s %s: %s [%s]" % (e["op"], where, e["state"].replace("_", " "),
                                               e["reasons"][0] or "-", e["rule"] or "-"))
+    for n in st.get("wrong_numerics", []):
+        out.append("%s node %d: wrong numbers on the GPU (measured on %s): %s [%s]"
+                   % (n["op"], n["index"], st.get("runtime"), n["message"], n["rule"]))
     return out
 
 
@@ -333,11 +343,11 @@ def check_gpu_compatibility(tflite_path, rtol=1e-2, atol=1e-2, seed=0, inputs=No
         precision = "fp32" if enforce_f32 else "both"
     res = _new_result(path)
     try:
-        res["static"] = _static_summary(static_check(path, target))
+        res["static"] = _static_summary(static_check(path, target, runtime if runtime in ("native", "js") else None))
     except (GpucleanError, RuntimeUnavailable) as e:
         res["errors"].append("static check failed: %s" % e)
     st = res["static"]
-    static_ok = bool(st and st["gpu_clean"])
+    static_ok = bool(st and st["gpu_clean"] and st.get("gpu_correct", True))
     if st:
         res["lint"] = list(st["lint"])
         for r in st["lint"]:
@@ -442,6 +452,9 @@ def _static_lines(st):
                   for i, nm, r in zip(e["nodes"], e["names"], e["reasons"])]
         if e.get("fix"):
             w.append("      fix: %s" % e["fix"])
+    for n in st.get("wrong_numerics", []):
+        w.append("    wrong numbers on the GPU (measured on %s): %s node %d: %s [%s]"
+                 % (st.get("runtime"), n["op"], n["index"], n["message"], n["rule"]))
     if st.get("risks"):
         w.append("  fp16 / GPU risk notes:")
         w += ["    %s %s (node %s): %s" % (r.get("level"), r.get("rule"), r.get("node"), r.get("message"))

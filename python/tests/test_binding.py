@@ -62,6 +62,29 @@ def test_check_verdicts(gclib, hostile_tflite):
         Model(hostile_tflite).check("nosuchtarget")
 
 
+def test_check_numerics_and_runtime(gclib, hostile_tflite):
+    """the measured-facts fields, and --runtime / --precision through the binding"""
+    if not gclib.has("check"):
+        pytest.skip("checker not built")
+    c = gpuclean.check(hostile_tflite)
+    s = c["summary"]
+    assert s["runtime"].startswith("native-") and s["precision"] == "fp32"
+    assert s["gpu_correct"] == (s["wrong_nodes"] == 0)
+    for n in c["nodes"]:
+        assert n["numerics"] in ("ok", "risk", "wrong") and "numerics_rule" in n and "evidence" in n
+        assert n["gpu"] or n["numerics"] == "ok"          # the CPU is the reference
+    js = gpuclean.check(hostile_tflite, runtime="js-2.5", precision="fp16")
+    assert js["summary"]["runtime"].startswith("js-2.5") and js["summary"]["precision"] == "fp16"
+    assert [n["state"] for n in js["nodes"]] is not None
+    with pytest.raises(GpucleanError, match="unknown runtime 'native-9'"):
+        gpuclean.check(hostile_tflite, runtime="native-9")
+    with pytest.raises(GpucleanError, match="precision"):
+        gpuclean.check(hostile_tflite, precision="fp64")
+    with pytest.raises(GpucleanError, match="target mldrift"):
+        gpuclean.check(hostile_tflite, target="classic", runtime="js")
+    assert gpuclean.check(hostile_tflite, target="classic")["summary"]["runtime"] is None
+
+
 def test_run_in_reference_interpreter(gclib, hostile_tflite):
     if not gclib.has("interp"):
         pytest.skip("interpreter not built")

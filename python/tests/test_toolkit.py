@@ -469,3 +469,27 @@ def test_result_matches_docs_json(faked, hostile_tflite, clean_tflite, monkeypat
         c = jd.Checker({"toolkit_check": schema})
         c.obj(schema, "toolkit_check", "", json.loads(json.dumps(d, default=str)))
         assert not c.errors, c.errors
+
+
+def test_static_summary_numerics():
+    """a node gpuclean check marks as computing wrong numbers (a measured fact) reaches the
+    static summary, its errors and the report lines; documents without the fields still read"""
+    from gpuclean.toolkit import _static_errors, _static_lines, _static_summary
+    ev = {"fact": "numerics.cumsum_exclusive", "runtime": "native", "version": "2.3.0", "device": "nvidia-h200",
+          "precision": "fp32", "verdict": "wrong", "error": "max_abs=3", "cases": ["c"], "message": "CUMSUM ignores exclusive",
+          "fix": "fix.cumsum.exclusive", "source": "data/gpu/facts.tsv:30"}
+    doc = {"target": "mldrift", "summary": {"residency": "GPU residency: 1/1 nodes in 1 partition(s)", "gpu_clean": True,
+                                            "gpu_correct": False, "runtime": "native-2.3.0", "gpu_nodes": 1, "nodes": 1},
+           "nodes": [{"index": 0, "op": "CUMSUM", "gpu": True, "numerics": "wrong",
+                      "numerics_rule": "numerics.cumsum_exclusive", "evidence": ev}], "risks": []}
+    st = _static_summary(doc)
+    assert st["gpu_correct"] is False and st["runtime"] == "native-2.3.0"
+    assert st["wrong_numerics"] == [{"index": 0, "subgraph": 0, "op": "CUMSUM", "rule": "numerics.cumsum_exclusive",
+                                     "message": "CUMSUM ignores exclusive", "error": "max_abs=3",
+                                     "fix_id": "fix.cumsum.exclusive"}]
+    want = "CUMSUM node 0: wrong numbers on the GPU (measured on native-2.3.0): CUMSUM ignores exclusive " \
+           "[numerics.cumsum_exclusive]"
+    assert _static_errors(st) == [want]
+    assert any("wrong numbers on the GPU (measured on native-2.3.0): CUMSUM node 0" in x for x in _static_lines(st))
+    old = _static_summary({"summary": {"gpu_clean": True}, "nodes": [{"index": 0, "op": "ADD", "gpu": True}]})
+    assert old["gpu_correct"] is True and old["wrong_numerics"] == []

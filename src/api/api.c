@@ -18,6 +18,7 @@
 #pragma weak gc_check
 #pragma weak gc_check_free
 #pragma weak gc_check_json
+#pragma weak gc_check_ex
 #pragma weak gc_target_from_name
 #pragma weak gc_interp_new
 #pragma weak gc_interp_free
@@ -137,6 +138,31 @@ int gc_api_check_json(const gc_model *m, const char *path, const char *target,
     }
     gc_check_result *r = gc_check(m, tg, err, errlen);
     if (!r) return GC_ERR_NOMEM;
+    gc_str s = {0};
+    gc_check_json(r, m, path ? path : "", &s);
+    gc_check_free(r);
+    return take_str(&s, json, err, errlen);
+}
+
+int gc_api_check_json_ex(const gc_model *m, const char *path, const char *target, const char *runtime,
+                         const char *precision, char **json, char *err, size_t errlen) {
+    if (!runtime && !precision) return gc_api_check_json(m, path, target, json, err, errlen);
+    if (!m || !json) { gc_errf(err, errlen, "no model"); return GC_ERR_USAGE; }
+    if (!gc_check_ex || !gc_check_json || !gc_check_free || !gc_target_from_name) MISSING(gc_check_ex);
+    int t = target && *target ? gc_target_from_name(target) : GC_TARGET_MLDRIFT;
+    if (t < 0) { gc_errf(err, errlen, "unknown target '%s' (mldrift or classic)", target); return GC_ERR_USAGE; }
+    gc_check_opts o = { .runtime = runtime };
+    if (precision && strcmp(precision, "fp32") && strcmp(precision, "fp16")) {
+        gc_errf(err, errlen, "unknown precision '%s' (fp32 or fp16)", precision);
+        return GC_ERR_USAGE;
+    }
+    o.precision = precision && !strcmp(precision, "fp16") ? GC_FPREC_FP16 : GC_FPREC_FP32;
+    if (runtime && t == GC_TARGET_CLASSIC) {
+        gc_errf(err, errlen, "runtime '%s': measured facts are the LiteRT GPU accelerator's (target mldrift)", runtime);
+        return GC_ERR_USAGE;
+    }
+    gc_check_result *r = gc_check_ex(m, (gc_target)t, &o, err, errlen);
+    if (!r) return err && strstr(err, "out of memory") ? GC_ERR_NOMEM : GC_ERR_USAGE;
     gc_str s = {0};
     gc_check_json(r, m, path ? path : "", &s);
     gc_check_free(r);

@@ -58,6 +58,11 @@ int gc_api_inspect_json(const gc_model *m, const char *path, char **json,
 /* gpuclean check --json; target "mldrift" (default when NULL) or "classic" */
 int gc_api_check_json(const gc_model *m, const char *path, const char *target,
                       char **json, char *err, size_t errlen);
+/* the same with the measured GPU facts of a runtime ("native-2.3", "js-2.5.3", "js"; NULL:
+ * the default) at a precision ("fp32" when NULL, or "fp16"): `check --runtime R --precision P`;
+ * an unknown runtime or precision is GC_ERR_USAGE */
+int gc_api_check_json_ex(const gc_model *m, const char *path, const char *target, const char *runtime,
+                         const char *precision, char **json, char *err, size_t errlen);
 
 /* ---- the reference interpreter ------------------------------------------------------ */
 /* precision "fp32" / "fp16" / "fp16-acc"; signature >= 0, or -2 (auto) */
