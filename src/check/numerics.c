@@ -633,7 +633,7 @@ static void sg_node(sgctx *s, int32_t i) {
 }
 
 static bool facts_apply(const gc_check_result *r) {
-    return r->target == GC_TARGET_MLDRIFT && r->runtime && r->facts;
+    return r->target == GC_TARGET_MLDRIFT && r->runtime && r->facts && gc_facts_count(r->facts, r->runtime->name, NULL);
 }
 
 bool gc_numerics_init_failed(gc_check_result *r, const gc_model *m) {
