@@ -10,6 +10,7 @@
 #include "../../tools/rule-models.h"
 #include "check/check.h"
 
+#include <dirent.h>
 #include <string.h>
 
 #define L(...) (int)(sizeof((int32_t[]){__VA_ARGS__}) / sizeof(int32_t)), (const int32_t[]){__VA_ARGS__}
@@ -708,4 +709,68 @@ GC_TEST(numerics_catalogue_text) {
     gc_facts_markdown(&gc_gpu_facts_builtin, &o);   /* the shipped table: the section is there, empty or not */
     CHECK(o.s && strstr(o.s, "## Measured GPU facts ("));
     gc_str_free(&o);
+}
+
+/* A table of broad facts (any op, any input from any producer, ...) over every corpus model,
+ * both runtimes, both precisions: the engine reads real graphs without a crash, and the
+ * result's counts agree with its nodes. */
+GC_TEST(numerics_corpus_counts) {
+    const char *dir = gc_test_corpus_dir();
+    if (!dir) SKIP("../shared/corpus absent");
+    DIR *d = opendir(dir);
+    if (!d) SKIP("cannot open %s", dir);
+    static const gc_fact_cond wide[] = { { "in*.producer", GC_FC_NE, "input" }, { "out*.consumed", GC_FC_GE, "0" },
+                                         { "reduce_size", GC_FC_GT, "64" } };
+    static const gc_fact_cond some[] = { { "bcast", GC_FC_EQ, "4x4|3x3|2x2" }, { "in1.const", GC_FC_EQ, "1" } };
+    static const gc_fact_cond deq[] = { { "in*.const", GC_FC_EQ, "1" }, { "in*.producer", GC_FC_NE, "DENSIFY" } };
+    static const gc_gpu_fact broad[] = {
+        { "t.reduce", "native-2.3.0", "d", "*", "", 3, wide, GC_FPREC_FP16, GC_FACT_WRONG, "e", "", "", "m", 1 },
+        { "t.bcast", "native-2.3.0", "d", "ADD|MUL|SUB|DIV", "", 2, some, GC_FPREC_FP32, GC_FACT_WRONG, "e", "", "", "m", 2 },
+        { "t.ok", "native-2.3.0", "d", "*", "", 0, NULL, GC_FPREC_ANY, GC_FACT_OK, "", "", "", "m", 3 },
+        { "t.init", "js-2.5.3", "d", "*", "", 1, deq, GC_FPREC_ANY, GC_FACT_INIT_FAILED, "e", "", "", "m", 4 },
+    };
+    const gc_gpu_facts bt = { "broad", 3, rts, 4, broad };
+    struct dirent *e;
+    int models = 0, wrong = 0, fell_back = 0;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 8 || strcmp(e->d_name + n - 7, ".tflite")) continue;
+        char path[1200], err[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        gc_model *m = gc_model_read_file(path, err, sizeof err);
+        if (!m) continue;
+        models++;
+        for (int k = 0; k < 3; k++) {
+            gc_check_opts o = { .facts = &bt, .runtime = k == 2 ? "js" : "native",
+                                .precision = k == 1 ? GC_FPREC_FP16 : GC_FPREC_FP32 };
+            gc_check_result *r = gc_check_ex(m, GC_TARGET_MLDRIFT, &o, err, sizeof err);
+            CHECK_MSG(r != NULL, "%s: %s", e->d_name, err);
+            if (!r) continue;
+            int32_t w = 0, k2 = 0, gpu = 0;
+            for (int32_t i = 0; i < r->n_nodes; i++) {
+                const gc_check_node *nd = &r->nodes[i];
+                w += nd->numerics == GC_NUM_WRONG;
+                k2 += nd->numerics == GC_NUM_RISK;
+                gpu += nd->gpu;
+                CHECK_MSG(nd->gpu || nd->numerics == GC_NUM_OK, "%s node %d: %s off the GPU", e->d_name, nd->index,
+                          gc_numerics_name(nd->numerics));
+                CHECK_MSG(nd->numerics != GC_NUM_WRONG || (nd->evidence && nd->evidence->verdict == GC_FACT_WRONG),
+                          "%s node %d: wrong without a wrong fact", e->d_name, nd->index);
+                if (nd->gpu && k == 0 && !nd->evidence) CHECK_MSG(nd->numerics == GC_NUM_RISK, "%s node %d: no evidence",
+                                                                 e->d_name, nd->index);   /* t.ok matches every node */
+            }
+            CHECK_EQ_INT(w, r->wrong_nodes);
+            CHECK_EQ_INT(k2, r->risk_nodes);
+            CHECK_EQ_INT(gpu, r->gpu_nodes);
+            CHECK(r->gpu_correct == (w == 0));
+            wrong += w;
+            if (k == 2 && r->fatal && !strcmp(r->fatal, "m")) fell_back++;
+            gc_check_free(r);
+        }
+        gc_model_free(m);
+    }
+    closedir(d);
+    CHECK(models > 10);
+    CHECK_MSG(wrong > 0 && fell_back > 0, "%d wrong nodes, %d models on the CPU: the broad facts matched nothing", wrong,
+              fell_back);
 }
