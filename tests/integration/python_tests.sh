@@ -11,8 +11,9 @@ py=.venv/bin/python
 [ -x "$py" ] || { echo "SKIP: no project venv .venv (tools/setup.sh)"; exit 77; }
 "$py" -c "import numpy, pytest" 2>/dev/null || { echo "SKIP: numpy/pytest missing in .venv (tools/setup.sh)"; exit 77; }
 [ -f build/libgpuclean.so ] || { echo "SKIP: build/libgpuclean.so not built (make)"; exit 77; }
-# the package: installed editable by tools/setup.sh; else from the source tree
-"$py" -c "import gpuclean" 2>/dev/null || export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+# the package from this source tree, first: the venv's editable install (tools/setup.sh)
+# may point at another checkout when worktrees share one venv
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 nm -D build/libgpuclean.so 2>/dev/null | grep -q ' T gc_api_version' || { echo "FAIL: build/libgpuclean.so lacks the gc_api facade (src/api)"; exit 1; }
 if ! "$py" -c "import torch, litert_torch" 2>/dev/null; then
   echo "note: torch / litert-torch not installed (python/install-torch.sh): their tests skip"
