@@ -21,6 +21,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_densify_const,        /* fix.densify (first: what it makes constant, const_fold can fold on) */
     &gc_fix_broadcast_to_const,   /* fix.broadcast_to.const */
     &gc_fix_const_fold,           /* fix.const_fold (early: no later pass rewrites ops a fold removes) */
+    &gc_fix_dequantize_const,     /* fix.dequantize.const (before the BATCH_MATMUL passes: a folded rank-2 rhs is a constant) */
     &gc_fix_broadcast_to_tile,    /* fix.broadcast_to.runtime */
     &gc_fix_gather_nd_const,      /* fix.gather_nd */
     &gc_fix_rank5_fold,           /* fix.rank5 */

@@ -171,5 +171,6 @@ extern const gc_fix_pass gc_fix_bmm_batch_explicit;
 extern const gc_fix_pass gc_fix_pow_square;
 extern const gc_fix_pass gc_fix_cumsum_canon;
 extern const gc_fix_pass gc_fix_const_fold;
+extern const gc_fix_pass gc_fix_dequantize_const;
 
 #endif
