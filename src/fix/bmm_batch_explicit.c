@@ -39,6 +39,9 @@
 
 static const int32_t anchors[] = { GC_OP_BATCH_MATMUL, -1 };
 
+/* quantization parameters present (an empty table on a float tensor is none) */
+static bool quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
+
 /* Operand t made to shape `want` (rank R: t right-aligned, each batch dim 1 or equal):
  * the new tensor's index, t itself when nothing changes; -1 out of memory, -2 a
  * constant over the size limit. */
@@ -59,10 +62,12 @@ static int32_t expand(gc_fix_ctx *c, int32_t *at, const gc_fix_tinfo *t, int R, 
         /* repeat the constant: out[i0..i_{R-1}] = src[i_d mod al[d]] (row-major) */
         uint64_t nb = 0;
         const uint8_t *src = fx_data(c, t->index, &nb);
-        int64_t n_in = 1, n_out = 1;
-        for (int d = 0; d < R; d++) { n_in *= al[d]; n_out *= want[d]; }
-        if (!src || nb < (uint64_t)n_in * 4) return -2;
-        if ((uint64_t)n_out * 4 > c->opts->max_const_bytes) return -2;
+        int64_t n_in = fx_numel(fx_t(c, t->index)), n_out = 1, cap = (int64_t)(c->opts->max_const_bytes / 4);
+        for (int d = 0; d < R; d++) {
+            if (want[d] <= 0 || n_out > cap / want[d]) return -2;   /* over the limit (no overflow) */
+            n_out *= want[d];
+        }
+        if (!src || n_in <= 0 || nb < (uint64_t)n_in * 4) return -2;
         float *dst = malloc((size_t)n_out * 4);
         if (!dst) return -1;
         int64_t idx[GC_FIX_MAXR] = { 0 };
@@ -113,8 +118,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     if (equal) return fx_pass_over(c);
     if (y.rank == 2 && y.is_const && !ax && !ay) return fx_pass_over(c);
     if (x.is_const && y.is_const) return fx_pass_over(c);   /* const_fold's */
-    if (x.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || out.type != GC_T_FLOAT32 || x.quant || y.quant ||
-        out.quant)
+    if (x.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || out.type != GC_T_FLOAT32 || quantized(x.quant) ||
+        quantized(y.quant) || quantized(out.quant))
         return fx_decline(c, "only float32 BATCH_MATMUL without quantization is rewritten");
     if (!x.is_static || !y.is_static || !out.is_static) return fx_decline(c, "dynamic shape");
     if (R > 4 || out.rank != R) return fx_decline(c, "rank %d after alignment (output rank %d): only rank <= 4", R, out.rank);
@@ -138,7 +143,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     if ((in[0] = expand(c, &at, &x, R, wx, out.name, "x_batch", nx, sizeof nx)) < 0 ||
         (in[1] = expand(c, &at, &y, R, wy, out.name, "y_batch", ny, sizeof ny)) < 0) {
         if (in[0] == -2 || in[1] == -2)
-            return fx_decline(c, "the repeated constant operand would exceed the %llu-byte limit",
+            return fx_decline(c, "the repeated constant operand would exceed the %llu-byte limit (or its data is short)",
                               (unsigned long long)c->opts->max_const_bytes);
         return -1;
     }

@@ -33,6 +33,9 @@
 
 static const int32_t anchors[] = { GC_OP_DEPTHWISE_CONV_2D, -1 };
 
+/* quantization parameters present (an empty table on a float tensor is none) */
+static bool quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
+
 static int apply(gc_fix_ctx *c, int32_t op) {
     const gc_op *o = fx_op(c, op);
     if (o->n_inputs < 2 || o->n_inputs > 3 || o->n_outputs != 1) return fx_pass_over(c);
@@ -49,13 +52,15 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     const gc_options *opt = &o->opt;
     int64_t dm = gc_opt_int(opt, GC_O_DepthwiseConv2DOptions_depth_multiplier);
     if (dm != 0 && dm != m) return fx_decline(c, "depth_multiplier %lld does not match the filter (%d)", (long long)dm, (int)m);
-    if (x.type != GC_T_FLOAT32 || w.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || x.quant || w.quant || y.quant)
+    if (x.type != GC_T_FLOAT32 || w.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || quantized(x.quant) ||
+        quantized(w.quant) || quantized(y.quant))
         return fx_decline(c, "only float32 DEPTHWISE_CONV_2D without quantization is rewritten");
     if (bi >= 0) {
         if (!fx_info(c, bi, &b)) return fx_pass_over(c);
-        if (!b.is_const || b.type != GC_T_FLOAT32 || b.quant) return fx_decline(c, "the bias is not a float32 constant");
+        if (!b.is_const || b.type != GC_T_FLOAT32 || quantized(b.quant)) return fx_decline(c, "the bias is not a float32 constant");
     }
-    uint64_t wbytes = (uint64_t)cout * (uint64_t)cin * 4;
+    /* cout, cin < 2^31: the product fits; the limit is checked before the bytes */
+    uint64_t welems = (uint64_t)cout * (uint64_t)cin, wbytes = welems <= UINT64_MAX / 4 ? welems * 4 : UINT64_MAX;
     if (wbytes > c->opts->max_const_bytes)
         return fx_decline(c, "the CONV_2D filter would take %llu bytes, over the %llu-byte limit",
                           (unsigned long long)wbytes, (unsigned long long)c->opts->max_const_bytes);

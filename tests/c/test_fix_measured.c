@@ -154,6 +154,23 @@ GC_TEST(fix_measured_bmm_declines) {
     CHECK_MSG(why && strstr(why, "rank 5"), "%s", why ? why : "(none)");
     gc_fix_result_free(r);
     gc_model_free(m);
+    /* a constant repeated past the size limit (2 x 6 x 8 floats = 384 bytes) */
+    m = bmm_model(1, V(2), 0, NULL, true, false, true);
+    o.max_const_bytes = 383;
+    r = gc_fix_apply(m, &o, err, sizeof err);
+    CHECK_MSG(r != NULL, "%s", err);
+    why = decline_reason(r, "bmm_batch_explicit");
+    CHECK_MSG(why && strstr(why, "383-byte limit"), "%s", why ? why : "(none)");
+    CHECK_EQ_INT(sites(r, "bmm_batch_explicit"), 0);
+    gc_fix_result_free(r);
+    gc_model_free(m);
+    m = bmm_model(1, V(2), 0, NULL, true, false, true);
+    o.max_const_bytes = 384;
+    r = gc_fix_apply(m, &o, err, sizeof err);
+    CHECK_MSG(r != NULL, "%s", err);
+    CHECK_EQ_INT(sites(r, "bmm_batch_explicit"), 1);
+    gc_fix_result_free(r);
+    gc_model_free(m);
 }
 
 /* ---- DEQUANTIZE of constant weights ----------------------------------------------------------- */
