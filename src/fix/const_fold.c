@@ -410,6 +410,72 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     return rc;
 }
 
+/* ---- dequantize_const [fix.dequantize.const] ------------------------------------------
+ *
+ * Measured on an NVIDIA H200 (driver 580.159.04), LiteRT GPU accelerator (ML Drift),
+ * native libLiteRt 2.3.0 and LiteRT.js 2.5.3, single-op models of tools/sweep: DEQUANTIZE
+ * of a constant per-tensor int8 tensor feeding FULLY_CONNECTED or BATCH_MATMUL makes
+ * kernel building fail ("init_failed": LiteRtCreateCompiledModel: runtime failure (3),
+ * the whole model falls back to the CPU; cases dequant_int8_fc, dequant_int8_bmm); with
+ * per-channel int8 the DEQUANTIZE runs on the CPU (1/2 nodes on the GPU); fp16 weights
+ * are right. The checker accepts the per-tensor node, so const_fold (scope "refused")
+ * never looks at it, and const_fold's size rule would decline real weights anyway (the
+ * FLOAT32 constant is 4x the int8 one; 2x for int16) — hence a pass of its own, with the
+ * same machinery.
+ * Rewrite:      DEQUANTIZE(constant q) -> a FLOAT32 constant holding the interpreter's
+ *               DEQUANTIZE output (src/interp/kernels/quantize.c: per-tensor
+ *               scale * (float)(q - zero_point), the product in float; per-channel along
+ *               quantized_dimension), computed by running the op in the interpreter as
+ *               const_fold does for a one-op cone.
+ * Precondition: the input is a constant INT8, UINT8 or INT16 tensor (FLOAT16 is left
+ *               alone: right on the GPU and half the size), the output FLOAT32 and not a
+ *               model output; every consumer is an op with a runtime input (a wholly
+ *               constant consumer is const_fold's cone); the FLOAT32 constant fits
+ *               opts.max_const_bytes (the file grows by 3 bytes per int8 weight: the
+ *               price of keeping the model on the GPU). Applied wherever it holds (scope
+ *               "any"): the GPU accepts the node and fails to build its consumers' kernels.
+ * Exactness:    bit-exact (the constant is the interpreter's own DEQUANTIZE output).
+ */
+static const int32_t dq_anchors[] = { GC_OP_DEQUANTIZE, -1 };
+
+static int dq_apply(gc_fix_ctx *c, int32_t op) {
+    const gc_op *o = fx_op(c, op);
+    if (o->n_inputs != 1 || o->n_outputs != 1) return fx_pass_over(c);
+    int32_t x = o->inputs[0], y = o->outputs[0];
+    if (x < 0 || y < 0 || !fx_is_const(c, x)) return fx_pass_over(c);
+    int xt = fx_t(c, x)->type;
+    if (xt != GC_T_INT8 && xt != GC_T_UINT8 && xt != GC_T_INT16) return fx_pass_over(c);   /* fp16: right */
+    if (fx_t(c, y)->type != GC_T_FLOAT32) return fx_decline(c, "the output is %s, not FLOAT32", gc_type_name(fx_t(c, y)->type));
+    if (fx_is_graph_output(c, y)) return fx_decline(c, "the dequantized tensor is a model output");
+    graph g;
+    if (!graph_build(c, &g)) { graph_free(&g); return -1; }
+    int rc = 1;
+    if (!g.cop[op]) {
+        char buf[256];
+        const char *why = why_not(c, op, buf, sizeof buf);
+        rc = fx_decline(c, "%s", why ? why : "not constant-computable");
+    }
+    for (int32_t j = g.cons_off[y]; rc == 1 && j < g.cons_off[y + 1]; j++)
+        if (g.cop[g.cons[j]]) rc = fx_pass_over(c);   /* a constant consumer: const_fold's cone */
+    if (rc == 1 && g.cons_off[y] == g.cons_off[y + 1]) rc = fx_pass_over(c);
+    if (rc == 1) {
+        g.in[op] = true;
+        rc = fold(c, &g, 1);
+    }
+    graph_free(&g);
+    return rc;
+}
+
+const gc_fix_pass gc_fix_dequantize_const = {
+    .id = "dequantize_const",
+    .fix_id = "fix.dequantize.const",
+    .summary = "DEQUANTIZE of a constant int8/uint8/int16 tensor -> a FLOAT32 constant (the interpreter's values)",
+    .anchors = dq_anchors,
+    .exactness = GC_FIX_BIT_EXACT,
+    .scope = GC_FIX_SCOPE_ANY,
+    .apply = dq_apply,
+};
+
 const gc_fix_pass gc_fix_const_fold = {
     .id = "const_fold",
     .fix_id = "fix.const_fold",

@@ -21,6 +21,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_densify_const,        /* fix.densify (first: what it makes constant, const_fold can fold on) */
     &gc_fix_broadcast_to_const,   /* fix.broadcast_to.const */
     &gc_fix_const_fold,           /* fix.const_fold (early: no later pass rewrites ops a fold removes) */
+    &gc_fix_dequantize_const,     /* fix.dequantize.const (before the BATCH_MATMUL passes: a folded rank-2 rhs is a constant) */
     &gc_fix_broadcast_to_tile,    /* fix.broadcast_to.runtime */
     &gc_fix_gather_nd_const,      /* fix.gather_nd */
     &gc_fix_rank5_fold,           /* fix.rank5 */
@@ -39,6 +40,8 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_rank_align,           /* fix.broadcast.rank4 (classic.mixed_rank_broadcast) */
     &gc_fix_bmm_mask_expand,      /* fix.bmm_mask.expand (fp16.bmm_mask_broadcast) */
     &gc_fix_bmm_adj_explicit,     /* fix.bmm.adj_explicit (classic.bmm_adj_ignored) */
+    &gc_fix_bmm_batch_explicit,   /* fix.bmm.batch_explicit (ML Drift: unequal batch dims miscompute) */
+    &gc_fix_dwconv_k1_multiplier, /* fix.depthwise.k1_multiplier (ML Drift: 1x1 depthwise with multiplier > 1 miscomputes) */
     &gc_fix_pow_square,           /* fix.pow.square (NaN for negative bases on the GPU) */
     &gc_fix_cumsum_canon,     /* fix.cumsum.canon (exclusive, reverse, negative axis, axis 0: wrong on the GPU) */
 };
