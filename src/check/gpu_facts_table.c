@@ -10,4 +10,128 @@ static const gc_gpu_runtime runtimes[] = {
     { "js-2.5.3", "js", "2.5.3", false, "LiteRT.js 2.5.3 (npm @litertjs/core) under Node.js, ML Drift over WebGPU (Dawn)" },
 };
 
-const gc_gpu_facts gc_gpu_facts_builtin = { "data/gpu/facts.tsv", 2, runtimes, 0, NULL };
+static const gc_fact_cond cond_0[] = { { "lo.const", GC_FC_EQ, "0" }, { "hi.const", GC_FC_EQ, "1" }, { "lo.dim0", GC_FC_GT, "1" }, { "bcast_meet", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_1[] = { { "lo.const", GC_FC_EQ, "0" }, { "hi.const", GC_FC_EQ, "1" }, { "lo.dim0", GC_FC_GT, "1" }, { "bcast_meet", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_2[] = { { "lo.rank", GC_FC_GE, "2" }, { "in1.const", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_3[] = { { "lo.rank", GC_FC_GE, "2" }, { "in1.const", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_4[] = { { "in0.rank", GC_FC_EQ, "3" }, { "in1.rank", GC_FC_EQ, "3" }, { "in0.dim0", GC_FC_EQ, "1" }, { "in1.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_5[] = { { "in0.rank", GC_FC_EQ, "3" }, { "in1.rank", GC_FC_EQ, "3" }, { "in0.dim0", GC_FC_EQ, "1" }, { "in1.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_6[] = { { "in0.rank", GC_FC_EQ, "3" }, { "in1.rank", GC_FC_EQ, "3" }, { "in1.dim0", GC_FC_EQ, "1" }, { "in0.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_7[] = { { "in0.rank", GC_FC_EQ, "3" }, { "in1.rank", GC_FC_EQ, "3" }, { "in1.dim0", GC_FC_EQ, "1" }, { "in0.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_8[] = { { "in1.const", GC_FC_EQ, "1" }, { "in1.rank", GC_FC_EQ, "2" }, { "opt.adj_x", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_9[] = { { "in1.const", GC_FC_EQ, "1" }, { "in1.rank", GC_FC_EQ, "2" }, { "opt.adj_x", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_10[] = { { "in1.const", GC_FC_EQ, "1" }, { "in1.rank", GC_FC_EQ, "2" }, { "opt.adj_y", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_11[] = { { "in1.const", GC_FC_EQ, "1" }, { "in1.rank", GC_FC_EQ, "2" }, { "opt.adj_y", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_12[] = { { "in1.dim1", GC_FC_EQ, "1" }, { "in1.dim2", GC_FC_EQ, "1" }, { "opt.depth_multiplier", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_13[] = { { "in1.dim1", GC_FC_EQ, "1" }, { "in1.dim2", GC_FC_EQ, "1" }, { "opt.depth_multiplier", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_14[] = { { "opt.exclusive", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_15[] = { { "opt.exclusive", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_16[] = { { "opt.reverse", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_17[] = { { "opt.reverse", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_18[] = { { "axis", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_19[] = { { "axis", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_20[] = { { "out0.graph_output", GC_FC_EQ, "1" }, { "out0.consumed", GC_FC_GE, "1" } };
+static const gc_fact_cond cond_21[] = { { "out0.graph_output", GC_FC_EQ, "1" }, { "out0.consumed", GC_FC_GE, "1" } };
+static const gc_fact_cond cond_22[] = { { "in1.const", GC_FC_EQ, "0" }, { "in1.producer", GC_FC_EQ, "input" } };
+static const gc_fact_cond cond_23[] = { { "in1.const", GC_FC_EQ, "0" }, { "in1.producer", GC_FC_EQ, "input" } };
+static const gc_fact_cond cond_24[] = { { "in1.dim1", GC_FC_EQ, "3" }, { "in1.dim2", GC_FC_EQ, "3" }, { "opt.stride_h", GC_FC_EQ, "2" }, { "opt.padding", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_25[] = { { "in1.dim1", GC_FC_EQ, "3" }, { "in1.dim2", GC_FC_EQ, "3" }, { "opt.stride_h", GC_FC_EQ, "2" }, { "opt.padding", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_26[] = { { "in0.rank", GC_FC_EQ, "3" } };
+static const gc_fact_cond cond_27[] = { { "in0.rank", GC_FC_EQ, "3" } };
+static const gc_fact_cond cond_28[] = { { "in0.rank", GC_FC_EQ, "4" }, { "in0.dim0", GC_FC_EQ, "1" }, { "out0.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_29[] = { { "in0.rank", GC_FC_EQ, "4" }, { "in0.dim0", GC_FC_EQ, "1" }, { "out0.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_30[] = { { "in*.producer", GC_FC_EQ, "DENSIFY" }, { "in*.producer_gpu", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_31[] = { { "in*.producer", GC_FC_EQ, "SPLIT|SPLIT_V" } };
+static const gc_fact_cond cond_32[] = { { "in*.producer", GC_FC_EQ, "SPLIT|SPLIT_V" } };
+static const gc_fact_cond cond_33[] = { { "in1.const", GC_FC_EQ, "1" }, { "in1.rank", GC_FC_EQ, "1" }, { "in0.const", GC_FC_EQ, "0" } };
+static const gc_fact_cond cond_34[] = { { "in*.producer", GC_FC_EQ, "UNPACK" }, { "opt.axis", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_35[] = { { "in*.producer", GC_FC_EQ, "UNPACK" }, { "opt.axis", GC_FC_EQ, "1" } };
+static const gc_fact_cond cond_36[] = { { "in0.dtype", GC_FC_EQ, "INT32" }, { "out0.dtype", GC_FC_EQ, "FLOAT32" } };
+static const gc_fact_cond cond_37[] = { { "in0.dtype", GC_FC_EQ, "INT32" }, { "out0.dtype", GC_FC_EQ, "FLOAT32" } };
+static const gc_fact_cond cond_38[] = { { "in0.dtype", GC_FC_EQ, "FLOAT32" }, { "out0.dtype", GC_FC_EQ, "INT32" } };
+static const gc_fact_cond cond_39[] = { { "in0.dtype", GC_FC_EQ, "FLOAT32" }, { "out0.dtype", GC_FC_EQ, "INT32" } };
+
+static const gc_gpu_fact facts[] = {
+    { "numerics.mixed_rank_const", "native-2.3.0", "nvidia-h200", "ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM", "lo.const=0 hi.const=1 lo.dim0>1 bcast_meet>1", 4, cond_0, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.201..0.997 max_abs<=215", "ew_add_r1_r2_const,ew_add_r1_r3_const,ew_add_r1_r4_const,ew_add_r2_r3_const,ew_add_r2_r4_const,ew_add_r3_r4_const,ew_sub_r1_r2_const,ew_sub_r1_r3_const,ew_sub_r1_r4_const,ew_sub_r2_r3_const,ew_sub_r2_r4_const,ew_sub_r3_r4_const,ew_mul_r1_r2_const,ew_mul_r1_r3_const,ew_mul_r1_r4_const,ew_mul_r2_r3_const,ew_mul_r2_r4_const,ew_mul_r3_r4_const,ew_div_r1_r2_const,ew_div_r1_r3_const,ew_div_r1_r4_const,ew_div_r2_r3_const,ew_div_r2_r4_const,ew_div_r3_r4_const,ew_maximum_r1_r2_const,ew_maximum_r1_r3_const,ew_maximum_r1_r4_const,ew_maximum_r2_r3_const,ew_maximum_r2_r4_const,ew_maximum_r3_r4_const,ew_add_swin_24x49x49_const,ew_add_swin_4x7x7_1x4x7x7_const,ew_add_swin_4x7x7_2x4x7x7_const,ew_add_const_r4_rt_r2", "fix.broadcast.rank4", "a runtime operand of lower rank than the constant it meets is misaligned on the GPU; reshaping it to the constant's rank fixes it only when no broadcast remains", 25 },
+    { "numerics.mixed_rank_const", "js-2.5.3", "nvidia-h200", "ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM", "lo.const=0 hi.const=1 lo.dim0>1 bcast_meet>1", 4, cond_1, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.201..0.997 max_abs<=215", "ew_add_r1_r2_const,ew_add_r1_r3_const,ew_add_r1_r4_const,ew_add_r2_r3_const,ew_add_r2_r4_const,ew_add_r3_r4_const,ew_sub_r1_r2_const,ew_sub_r1_r3_const,ew_sub_r1_r4_const,ew_sub_r2_r3_const,ew_sub_r2_r4_const,ew_sub_r3_r4_const,ew_mul_r1_r2_const,ew_mul_r1_r3_const,ew_mul_r1_r4_const,ew_mul_r2_r3_const,ew_mul_r2_r4_const,ew_mul_r3_r4_const,ew_div_r1_r2_const,ew_div_r1_r3_const,ew_div_r1_r4_const,ew_div_r2_r3_const,ew_div_r2_r4_const,ew_div_r3_r4_const,ew_maximum_r1_r2_const,ew_maximum_r1_r3_const,ew_maximum_r1_r4_const,ew_maximum_r2_r3_const,ew_maximum_r2_r4_const,ew_maximum_r3_r4_const,ew_add_swin_24x49x49_const,ew_add_swin_4x7x7_1x4x7x7_const,ew_add_swin_4x7x7_2x4x7x7_const,ew_add_const_r4_rt_r2", "fix.broadcast.rank4", "a runtime operand of lower rank than the constant it meets is misaligned on the GPU; reshaping it to the constant's rank fixes it only when no broadcast remains", 26 },
+    { "numerics.bmm_batch_broadcast", "native-2.3.0", "nvidia-h200", "BATCH_MATMUL", "lo.rank>=2 in1.const=0", 2, cond_2, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.152..0.497 max_abs<=5.74", "bmm_rank4_rhs_rank3_ax0_ay0,bmm_rank4_rhs_rank3_ax0_ay1,bmm_rank4_rhs_rank3_ax1_ay0,bmm_rank4_rhs_rank3_ax1_ay1,bmm_rhs_rank2_ax0_ay0,bmm_rhs_rank2_ax0_ay1,bmm_rhs_rank2_ax1_ay0,bmm_rhs_rank2_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL with operands of different ranks (a broadcast batch) computes wrong numbers on the GPU", 27 },
+    { "numerics.bmm_batch_broadcast", "js-2.5.3", "nvidia-h200", "BATCH_MATMUL", "lo.rank>=2 in1.const=0", 2, cond_3, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.152..0.497 max_abs<=5.74", "bmm_rank4_rhs_rank3_ax0_ay0,bmm_rank4_rhs_rank3_ax0_ay1,bmm_rank4_rhs_rank3_ax1_ay0,bmm_rank4_rhs_rank3_ax1_ay1,bmm_rhs_rank2_ax0_ay0,bmm_rhs_rank2_ax0_ay1,bmm_rhs_rank2_ax1_ay0,bmm_rhs_rank2_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL with operands of different ranks (a broadcast batch) computes wrong numbers on the GPU", 28 },
+    { "numerics.bmm_batch_broadcast", "native-2.3.0", "nvidia-h200", "BATCH_MATMUL", "in0.rank=3 in1.rank=3 in0.dim0=1 in1.dim0>1", 4, cond_4, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.107..0.991 max_abs<=3.89", "bmm_lhs_b1_ax0_ay0,bmm_lhs_b1_ax0_ay1,bmm_lhs_b1_ax1_ay0,bmm_lhs_b1_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL whose lhs batch 1 broadcasts computes wrong numbers on the GPU", 29 },
+    { "numerics.bmm_batch_broadcast", "js-2.5.3", "nvidia-h200", "BATCH_MATMUL", "in0.rank=3 in1.rank=3 in0.dim0=1 in1.dim0>1", 4, cond_5, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.106..0.991 max_abs<=3.89", "bmm_lhs_b1_ax0_ay0,bmm_lhs_b1_ax0_ay1,bmm_lhs_b1_ax1_ay0,bmm_lhs_b1_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL whose lhs batch 1 broadcasts computes wrong numbers on the GPU", 30 },
+    { "numerics.bmm_batch_broadcast", "native-2.3.0", "nvidia-h200", "BATCH_MATMUL", "in0.rank=3 in1.rank=3 in1.dim0=1 in0.dim0>1", 4, cond_6, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.152..0.497 max_abs<=5.68", "bmm_rhs_b1_ax0_ay0,bmm_rhs_b1_ax0_ay1,bmm_rhs_b1_ax1_ay0,bmm_rhs_b1_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL whose rhs batch 1 broadcasts computes wrong numbers on the GPU", 31 },
+    { "numerics.bmm_batch_broadcast", "js-2.5.3", "nvidia-h200", "BATCH_MATMUL", "in0.rank=3 in1.rank=3 in1.dim0=1 in0.dim0>1", 4, cond_7, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.152..0.497 max_abs<=5.68", "bmm_rhs_b1_ax0_ay0,bmm_rhs_b1_ax0_ay1,bmm_rhs_b1_ax1_ay0,bmm_rhs_b1_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL whose rhs batch 1 broadcasts computes wrong numbers on the GPU", 32 },
+    { "numerics.bmm_const_rank2_adj", "native-2.3.0", "nvidia-h200", "BATCH_MATMUL", "in1.const=1 in1.rank=2 opt.adj_x=1", 3, cond_8, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.401..0.281 max_abs<=2.28", "bmm_const_rhs_rank2_ax1_ay0,bmm_const_rhs_rank2_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL with a constant rank-2 rhs and adj_x computes wrong numbers on the GPU", 33 },
+    { "numerics.bmm_const_rank2_adj", "js-2.5.3", "nvidia-h200", "BATCH_MATMUL", "in1.const=1 in1.rank=2 opt.adj_x=1", 3, cond_9, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.401..0.281 max_abs<=2.28", "bmm_const_rhs_rank2_ax1_ay0,bmm_const_rhs_rank2_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL with a constant rank-2 rhs and adj_x computes wrong numbers on the GPU", 34 },
+    { "numerics.bmm_const_rank2_adj", "native-2.3.0", "nvidia-h200", "BATCH_MATMUL", "in1.const=1 in1.rank=2 opt.adj_y=1", 3, cond_10, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.401..0.539 max_abs<=2.28", "bmm_const_rhs_rank2_ax0_ay1,bmm_const_rhs_rank2_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL with a constant rank-2 rhs and adj_y computes wrong numbers on the GPU", 35 },
+    { "numerics.bmm_const_rank2_adj", "js-2.5.3", "nvidia-h200", "BATCH_MATMUL", "in1.const=1 in1.rank=2 opt.adj_y=1", 3, cond_11, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.401..0.539 max_abs<=2.28", "bmm_const_rhs_rank2_ax0_ay1,bmm_const_rhs_rank2_ax1_ay1", "fix.bmm.batch_explicit", "BATCH_MATMUL with a constant rank-2 rhs and adj_y computes wrong numbers on the GPU", 36 },
+    { "numerics.dwconv_k1_multiplier", "native-2.3.0", "nvidia-h200", "DEPTHWISE_CONV_2D", "in1.dim1=1 in1.dim2=1 opt.depth_multiplier>1", 3, cond_12, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.654..0.911 max_abs<=1.77", "dwconv_k1_s1_d1_same_m2_c4,dwconv_k1_s1_d1_same_m4_c4", "fix.depthwise.k1_multiplier", "a 1x1 DEPTHWISE_CONV_2D with depth_multiplier > 1 computes wrong numbers on the GPU", 37 },
+    { "numerics.dwconv_k1_multiplier", "js-2.5.3", "nvidia-h200", "DEPTHWISE_CONV_2D", "in1.dim1=1 in1.dim2=1 opt.depth_multiplier>1", 3, cond_13, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.654..0.911 max_abs<=1.77", "dwconv_k1_s1_d1_same_m2_c4,dwconv_k1_s1_d1_same_m4_c4", "fix.depthwise.k1_multiplier", "a 1x1 DEPTHWISE_CONV_2D with depth_multiplier > 1 computes wrong numbers on the GPU", 38 },
+    { "numerics.cumsum_exclusive", "native-2.3.0", "nvidia-h200", "CUMSUM", "opt.exclusive=1", 1, cond_14, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.632..0.988 max_abs<=7.6", "cumsum_1x3x5x8_axis3_ex1_rev0,cumsum_6x10_axis1_ex1_rev0,cumsum_1x3x5x8_axis1_ex1_rev0,cumsum_1x3x5x8_axis3_ex1_rev1,cumsum_6x10_axis1_ex1_rev1", "fix.cumsum.canon", "the GPU's CUMSUM ignores exclusive (it returns the inclusive sums)", 39 },
+    { "numerics.cumsum_exclusive", "js-2.5.3", "nvidia-h200", "CUMSUM", "opt.exclusive=1", 1, cond_15, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.632..0.988 max_abs<=7.6", "cumsum_1x3x5x8_axis3_ex1_rev0,cumsum_6x10_axis1_ex1_rev0,cumsum_1x3x5x8_axis1_ex1_rev0,cumsum_1x3x5x8_axis3_ex1_rev1,cumsum_6x10_axis1_ex1_rev1", "fix.cumsum.canon", "the GPU's CUMSUM ignores exclusive (it returns the inclusive sums)", 40 },
+    { "numerics.cumsum_reverse", "native-2.3.0", "nvidia-h200", "CUMSUM", "opt.reverse=1", 1, cond_16, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.632..-0.352 max_abs<=7.6", "cumsum_1x3x5x8_axis3_ex0_rev1,cumsum_6x10_axis1_ex0_rev1,cumsum_1x3x5x8_axis3_ex1_rev1,cumsum_6x10_axis1_ex1_rev1", "fix.cumsum.canon", "the GPU's CUMSUM computes reverse sums wrong", 41 },
+    { "numerics.cumsum_reverse", "js-2.5.3", "nvidia-h200", "CUMSUM", "opt.reverse=1", 1, cond_17, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.632..-0.352 max_abs<=7.6", "cumsum_1x3x5x8_axis3_ex0_rev1,cumsum_6x10_axis1_ex0_rev1,cumsum_1x3x5x8_axis3_ex1_rev1,cumsum_6x10_axis1_ex1_rev1", "fix.cumsum.canon", "the GPU's CUMSUM computes reverse sums wrong", 42 },
+    { "numerics.cumsum_axis0", "native-2.3.0", "nvidia-h200", "CUMSUM", "axis=0", 1, cond_18, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.211..0.211 max_abs<=2.59", "cumsum_6x10_axis0_ex0_rev0", "fix.cumsum.canon", "the GPU's CUMSUM along axis 0 computes wrong numbers", 43 },
+    { "numerics.cumsum_axis0", "js-2.5.3", "nvidia-h200", "CUMSUM", "axis=0", 1, cond_19, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.211..0.211 max_abs<=2.59", "cumsum_6x10_axis0_ex0_rev0", "fix.cumsum.canon", "the GPU's CUMSUM along axis 0 computes wrong numbers", 44 },
+    { "numerics.output_also_consumed", "native-2.3.0", "nvidia-h200", "FULLY_CONNECTED", "out0.graph_output=1 out0.consumed>=1", 2, cond_20, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.383..0.383 max_abs<=1.36e+21", "alias_fc_add", "", "a FULLY_CONNECTED output that is both a model output and read by another op comes back wrong (LiteRT#8599)", 45 },
+    { "numerics.output_also_consumed", "js-2.5.3", "nvidia-h200", "FULLY_CONNECTED", "out0.graph_output=1 out0.consumed>=1", 2, cond_21, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.0746..0.201 max_abs<=1.22", "alias_fc_add", "", "a FULLY_CONNECTED output that is both a model output and read by another op comes back wrong (LiteRT#8599)", 46 },
+    { "numerics.fc_runtime_weights", "native-2.3.0", "nvidia-h200", "FULLY_CONNECTED", "in1.const=0 in1.producer=input", 2, cond_22, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.91..0.943 max_abs<=0.913", "fc_r2_3x16_keep0_runtime_w,fc_r3_2x3x16_keep1_runtime_w", "", "FULLY_CONNECTED with runtime (non-constant) weights computes wrong numbers on the GPU", 47 },
+    { "numerics.fc_runtime_weights", "js-2.5.3", "nvidia-h200", "FULLY_CONNECTED", "in1.const=0 in1.producer=input", 2, cond_23, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.909..0.943 max_abs<=0.913", "fc_r2_3x16_keep0_runtime_w,fc_r3_2x3x16_keep1_runtime_w", "", "FULLY_CONNECTED with runtime (non-constant) weights computes wrong numbers on the GPU", 48 },
+    { "numerics.tconv_k3_s2_same", "native-2.3.0", "nvidia-h200", "TRANSPOSE_CONV", "in1.dim1=3 in1.dim2=3 opt.stride_h=2 opt.padding=0", 4, cond_24, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.304..0.0841 max_abs<=3.57", "tconv_k3_s2_same,tconv_k3_s2_same_bias", "", "TRANSPOSE_CONV 3x3 stride 2 SAME computes wrong numbers on the GPU", 49 },
+    { "numerics.tconv_k3_s2_same", "js-2.5.3", "nvidia-h200", "TRANSPOSE_CONV", "in1.dim1=3 in1.dim2=3 opt.stride_h=2 opt.padding=0", 4, cond_25, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.305..0.0841 max_abs<=3.57", "tconv_k3_s2_same,tconv_k3_s2_same_bias", "", "TRANSPOSE_CONV 3x3 stride 2 SAME computes wrong numbers on the GPU", 50 },
+    { "numerics.pad_rank3", "native-2.3.0", "nvidia-h200", "PAD|PADV2|MIRROR_PAD", "in0.rank=3", 1, cond_26, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.0501..0.646 max_abs<=2.5", "pad_r3_channels,pad_r3_hw,pad_r3_hw_asym,pad_r3_all,padv2_r3_channels,padv2_r3_hw,mirror_pad_reflect_r3_channels,mirror_pad_reflect_r3_hw,mirror_pad_reflect_r3_hw_asym", "fix.pad.rank4", "PAD of a rank-3 tensor computes wrong numbers on the GPU", 51 },
+    { "numerics.pad_rank3", "js-2.5.3", "nvidia-h200", "PAD|PADV2|MIRROR_PAD", "in0.rank=3", 1, cond_27, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.0501..0.646 max_abs<=2.5", "pad_r3_channels,pad_r3_hw,pad_r3_hw_asym,pad_r3_all,padv2_r3_channels,padv2_r3_hw,mirror_pad_reflect_r3_channels,mirror_pad_reflect_r3_hw,mirror_pad_reflect_r3_hw_asym", "fix.pad.rank4", "PAD of a rank-3 tensor computes wrong numbers on the GPU", 52 },
+    { "numerics.pad_batch", "native-2.3.0", "nvidia-h200", "PAD", "in0.rank=4 in0.dim0=1 out0.dim0>1", 3, cond_28, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.499..0.499 max_abs<=1", "pad_r4_batch", "", "PAD along the batch axis computes wrong numbers on the GPU", 53 },
+    { "numerics.pad_batch", "js-2.5.3", "nvidia-h200", "PAD", "in0.rank=4 in0.dim0=1 out0.dim0>1", 3, cond_29, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.499..0.499 max_abs<=1", "pad_r4_batch", "", "PAD along the batch axis computes wrong numbers on the GPU", 54 },
+    { "numerics.densify_feeds_gpu", "native-2.3.0", "nvidia-h200", "FULLY_CONNECTED|ADD", "in*.producer=DENSIFY in*.producer_gpu=0", 2, cond_30, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=-0.051..0.67 max_abs<=5.94e+04", "densify_fc,densify_add_fp16", "fix.densify", "a GPU op fed by a DENSIFY the CPU runs reads garbage", 55 },
+    { "init.split_concat", "native-2.3.0", "nvidia-h200", "CONCATENATION", "in*.producer=SPLIT|SPLIT_V", 1, cond_31, GC_FPREC_ANY, GC_FACT_INIT_FAILED,
+      "Failed to initialize kernel.", "split_axis1_n2_combined,split_v_axis1_n2_combined,split_axis3_n2_combined,split_v_axis3_n2_combined", "fix.split.slices", "CONCATENATION of SPLIT outputs fails kernel building: the whole model falls back to the CPU", 56 },
+    { "init.split_concat", "js-2.5.3", "nvidia-h200", "CONCATENATION", "in*.producer=SPLIT|SPLIT_V", 1, cond_32, GC_FPREC_ANY, GC_FACT_INIT_FAILED,
+      "Failed to initialize kernel.", "split_axis1_n2_combined,split_v_axis1_n2_combined,split_axis3_n2_combined,split_v_axis3_n2_combined", "fix.split.slices", "CONCATENATION of SPLIT outputs fails kernel building: the whole model falls back to the CPU", 57 },
+    { "init.gather_const_indices", "js-2.5.3", "nvidia-h200", "GATHER", "in1.const=1 in1.rank=1 in0.const=0", 3, cond_33, GC_FPREC_ANY, GC_FACT_INIT_FAILED,
+      "Failed to initialize kernel.", "gather_rtp_idxconst1d_axis0,gather_rtp_idxconst1d_axis1,gather_rtp_idxconst1d_axis2", "fix.gather.const_indices", "GATHER with constant 1-D indices fails kernel building on LiteRT.js (\"Unable to parse bc coord for BATCH axis\")", 58 },
+    { "numerics.unpack_concat", "native-2.3.0", "nvidia-h200", "CONCATENATION", "in*.producer=UNPACK opt.axis=1", 2, cond_34, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.216..0.216 max_abs<=0.999", "unpack_axis1_n2_combined", "", "CONCATENATION of UNPACK outputs computes wrong numbers on the GPU", 59 },
+    { "numerics.unpack_concat", "js-2.5.3", "nvidia-h200", "CONCATENATION", "in*.producer=UNPACK opt.axis=1", 2, cond_35, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.216..0.216 max_abs<=0.999", "unpack_axis1_n2_combined", "", "CONCATENATION of UNPACK outputs computes wrong numbers on the GPU", 60 },
+    { "numerics.cast_fp16_int_range", "native-2.3.0", "nvidia-h200", "CAST", "in0.dtype=INT32 out0.dtype=FLOAT32", 2, cond_36, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=1..1 max_abs<=15.5", "cast_i2f_add_1x32_edge", "", "int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)", 61 },
+    { "numerics.cast_fp16_int_range", "js-2.5.3", "nvidia-h200", "CAST", "in0.dtype=INT32 out0.dtype=FLOAT32", 2, cond_37, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=1..1 max_abs<=15.5", "cast_i2f_add_1x32_edge", "", "int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)", 62 },
+    { "numerics.cast_fp16_float_to_int", "native-2.3.0", "nvidia-h200", "CAST", "in0.dtype=FLOAT32 out0.dtype=INT32", 2, cond_38, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=0.505..0.505 max_abs<=1.67e+07", "cast_f2i_1x32_edge,cast_f2i_1x2x4x4_edge", "", "float values beyond fp16 range saturate before the cast to int32 at fp16", 63 },
+    { "numerics.cast_fp16_float_to_int", "js-2.5.3", "nvidia-h200", "CAST", "in0.dtype=FLOAT32 out0.dtype=INT32", 2, cond_39, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=0.572..0.572 max_abs<=2.15e+09", "cast_f2i_1x32_edge,cast_f2i_1x2x4x4_edge", "", "float values beyond fp16 range saturate before the cast to int32 at fp16", 64 },
+};
+
+const gc_gpu_facts gc_gpu_facts_builtin = { "data/gpu/facts.tsv", 2, runtimes, 40, facts };

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Does `gpuclean check --runtime R --precision P` agree with the H200 sweep? Every measured case
+(ok / wrong / init_failed; fixed twins excluded) is checked: wrong -> gpu_correct false, init_failed
+-> no GPU node (or wrong), ok -> GPU-clean and correct. Prints the counts and every disagreement."""
+import json,subprocess,collections,sys
+res=collections.Counter(); bad=[]
+for rt,arg in (('native-2.3.0','native-2.3'),('js-2.5.3','js-2.5')):
+    rows={}
+    for l in open(f'data/gpu/sweep/{rt}__nvidia-h200.jsonl'):
+        r=json.loads(l)
+        if r['case'].endswith('__fixed'): continue
+        rows.setdefault(r['case'],{})[r['precision']]=r
+    for case,pr in sorted(rows.items()):
+        for prec in ('fp32','fp16'):
+            m=pr.get(prec)
+            if not m or m['status'] not in ('ok','wrong','init_failed'): continue
+            p=subprocess.run(['build/gpuclean','check',f'build/gpu-sweep-models/{case}.tflite','--runtime',arg,'--precision',prec,'--json'],capture_output=True,text=True)
+            d=json.loads(p.stdout); s=d['summary']
+            pred='init_failed' if s.get('gpu_nodes',1)==0 and any('fact' in str(x) or 'init' in str(x) for x in [s]) else None
+            wrong=not s.get('gpu_correct',True)
+            gpu0 = s.get('gpu_nodes')==0 if 'gpu_nodes' in s else None
+            if m['status']=='wrong': ok = wrong
+            elif m['status']=='init_failed': ok = (gpu0 is True) or wrong
+            else: ok = (not wrong) and s.get('gpu_clean')
+            res[(rt,prec,m['status'],ok)]+=1
+            if not ok: bad.append((rt,prec,case,m['status'],s.get('gpu_clean'),s.get('gpu_correct'),s.get('gpu_nodes')))
+for k,v in sorted(res.items()): print(k,v)
+for b in bad: print(b)
