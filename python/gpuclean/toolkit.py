@@ -343,7 +343,8 @@ def check_gpu_compatibility(tflite_path, rtol=1e-2, atol=1e-2, seed=0, inputs=No
         precision = "fp32" if enforce_f32 else "both"
     res = _new_result(path)
     try:
-        res["static"] = _static_summary(static_check(path, target, runtime if runtime in ("native", "js") else None))
+        res["static"] = _static_summary(static_check(path, target, runtime=runtime) if runtime in ("native", "js")
+                                        else static_check(path, target))
     except (GpucleanError, RuntimeUnavailable) as e:
         res["errors"].append("static check failed: %s" % e)
     st = res["static"]
