@@ -64,9 +64,10 @@ def _read(path):
         return f.read()
 
 
-def load_project():
+def load_project(strict=True):
     """[project] of python/pyproject.toml, checked against the other places that state
-    the version and the pins."""
+    the version and the pins (strict=False, the editable install: a mismatch is a warning,
+    so that tools/setup.sh still installs)."""
     try:
         import tomllib
     except ImportError:                                      # Python 3.10
@@ -80,6 +81,16 @@ def load_project():
     proj["_packages"] = doc.get("tool", {}).get("gpuclean-build", {}).get("packages", [])
     if not proj["_packages"]:
         raise BuildError("python/pyproject.toml: [tool.gpuclean-build] packages is empty")
+    try:
+        _check_consistency(proj)
+    except BuildError as e:
+        if strict:
+            raise
+        sys.stderr.write("gpuclean_build: warning: %s (make wheel will refuse)\n" % e)
+    return proj
+
+
+def _check_consistency(proj):
     v = proj["version"]
     checks = [(os.path.join(ROOT, "src", "cli", "main.c"), r'#define GPUCLEAN_VERSION "([^"]+)"'),
               (os.path.join(HERE, "gpuclean", "__init__.py"), r'__version__ = "([^"]+)"')]
@@ -91,7 +102,6 @@ def load_project():
             raise BuildError("%s states version %s, python/pyproject.toml %s"
                              % (path, m.group(1) if m else "nothing", v))
     _check_pins(proj)
-    return proj
 
 
 def _pins(path, rx=r"^([A-Za-z0-9_.-]+)==(\S+)\s*$"):
@@ -329,7 +339,7 @@ def build(build_dir, out_dir, runner_dir=None):
 
 def build_editable_wheel(out_dir):
     """A PEP 660 editable wheel: metadata, console scripts and a .pth naming python/."""
-    proj = load_project()
+    proj = load_project(strict=False)
     name, ver = proj["name"], proj["version"]
     tag = "py3-none-any"
     w = Wheel("%s-%s.dist-info" % (name, ver))
@@ -350,8 +360,8 @@ def get_requires_for_build_editable(config_settings=None):
     return []
 
 
-def _metadata_dir(metadata_directory):
-    proj = load_project()
+def _metadata_dir(metadata_directory, strict=True):
+    proj = load_project(strict)
     di = "%s-%s.dist-info" % (proj["name"], proj["version"])
     d = os.path.join(metadata_directory, di)
     os.makedirs(d, exist_ok=True)
@@ -367,7 +377,7 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
 
 
 def prepare_metadata_for_build_editable(metadata_directory, config_settings=None):
-    return _metadata_dir(metadata_directory)
+    return _metadata_dir(metadata_directory, strict=False)
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
