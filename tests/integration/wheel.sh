@@ -15,7 +15,8 @@
 #      ai_edge_litert's libLiteRt.so runs it, the pinned version is reported
 #   6. `--runtime js` names `gpuclean setup-js` before it ran; after it (npm ci into a temp
 #      GPUCLEAN_CACHE) LiteRT.js runs the model (skipped without npm)
-#   7. convert_for_gpu on a tiny torch module whose BROADCAST_TO the GPU rejects: plain
+#   7. convert_for_gpu (the seed's call form, from litert_gpu_toolkit) on a tiny torch module
+#      whose BROADCAST_TO the GPU rejects: plain
 #      1/5 nodes, the wheel's `gpuclean fix` makes it GPU-clean with parity. torch and
 #      litert-torch: no pinned torch wheels are kept on this machine to install from, so
 #      they come from the project venv (.venv), whose site-packages a .pth appends AFTER the
@@ -144,12 +145,12 @@ for m in fixed hostile; do
   cp "$tmp/work/$m.tflite" "$tmp/work/model.tflite"
   X python -c 'from litert_gpu_toolkit import check_gpu_compatibility, print_report
 print_report(check_gpu_compatibility("model.tflite"))' > "$tmp/seed-$m.txt" 2>&1
-  status=$(grep -m1 '^Status:' "$tmp/seed-$m.txt")
+  status=$(grep -m1 '^ *Status:' "$tmp/seed-$m.txt" | sed 's/^ *//')
   if [ $m = fixed ]; then
     [ -n "$status" ] && ! grep -q 'Status: FAILED' "$tmp/seed-$m.txt" && ok "seed snippet on the fixed model: $status" \
       || { fail "seed snippet on the fixed model: '$status'"; cat "$tmp/seed-$m.txt"; }
   else
-    grep -q 'Status: FAILED' "$tmp/seed-$m.txt" && ok "seed snippet on the hostile model: $status" \
+    grep -q '^ *Status: FAILED' "$tmp/seed-$m.txt" && ok "seed snippet on the hostile model: $status" \
       || { fail "seed snippet on the hostile model did not fail: '$status'"; cat "$tmp/seed-$m.txt"; }
   fi
 done
@@ -205,8 +206,13 @@ class RepeatKV(torch.nn.Module):      # GQA's repeat_kv: a rank-5 BROADCAST_TO t
         k = k[:, :, None].expand(1, 2, 2, 4, 8).reshape(1, 4, 4, 8)
         return torch.relu(k) + 1.0
 
-r = convert_for_gpu(RepeatKV().eval(), (torch.randn(1, 2, 4, 8),), "tiny.tflite")
+# the seed's call form: convert_for_gpu(model, dummy_input, output_path, check, verbose);
+# it returns the path, carrying gpuclean.convert's report and check_gpu_compatibility's result
+path = convert_for_gpu(RepeatKV(), torch.randn(1, 2, 4, 8), "tiny.tflite", check=True, verbose=False)
+r = path.report
 print(format_report(r))
+print("check_gpu_compatibility:", path.check["status"])
+assert path == "tiny.tflite" and path.check["status"] != "failed", path.check["status"]
 for name, m in list(sys.modules.items()):
     if name.split(".")[0] in ("gpuclean", "litert_gpu_toolkit"):
         assert os.path.realpath(m.__file__).startswith(site + os.sep), (name, m.__file__)
