@@ -13,6 +13,7 @@
 #                   (ZOO="name ..." for some; build/zoo/<family>/<model>/ holds the outputs)
 #   make bench      benchmarks (bench/)
 #   make install PREFIX=/usr/local
+#   make wheel      dist/gpuclean-VERSION-py3-none-manylinux_X_Y_ARCH.whl (pip install it)
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -36,7 +37,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(BUILD)/obj/tools/demo_model.d $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
 
-.PHONY: test-slow all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench install clean venv
+.PHONY: wheel wheel-bin test-slow all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench install clean venv
 all: lib cli
 lib: $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so
 cli: $(BUILD)/gpuclean
@@ -174,6 +175,16 @@ install: all
 	if ls build/litert-wheel/lib/*.so >/dev/null 2>&1; then install -m 644 build/litert-wheel/lib/* $$d/share/gpuclean/build/litert-wheel/lib/; \
 	else echo "note: build/litert-wheel/lib missing (run tools/setup.sh first): gpuclean litert --runtime native will not run"; fi; \
 	echo "installed gpuclean $(GC_VERSION) under $$d"
+
+# wheel: the Python package with the CLI, libgpuclean.so (release flags, build/release) and
+# the LiteRT.js runner files; the manylinux tag is computed from the glibc symbol versions
+# the binaries need (python/gpuclean_build.py). wheel-bin: only the release binaries.
+PYTHON   ?= python3
+REL_FLAGS = -O2 -DNDEBUG
+wheel: wheel-bin
+	$(PYTHON) python/gpuclean_build.py --build build/release --out dist
+wheel-bin:
+	$(MAKE) BUILD=build/release CFLAGS="$(REL_FLAGS)" all
 
 clean:
 	rm -rf build

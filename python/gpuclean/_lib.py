@@ -1,8 +1,9 @@
 """ctypes binding over libgpuclean's facade (src/api/api.h).
 
-The library is found at $GPUCLEAN_LIB, else <repo>/build/libgpuclean.so (this file
+The library is found at $GPUCLEAN_LIB, else the copy a wheel install carries
+(gpuclean/_lib/libgpuclean.so, `make wheel`), else <repo>/build/libgpuclean.so (this file
 lives in <repo>/python/gpuclean), else <prefix>/lib/libgpuclean.so next to an installed
-`gpuclean` binary. Handles free their C object deterministically in close(), in
+native `gpuclean` binary on PATH (`make install`). Handles free their C object deterministically in close(), in
 __exit__ and, as a last resort, in __del__. Tensors are numpy views over the C memory
 that keep their owner alive. A nonzero status raises GpucleanError carrying the
 library's one-line message; a part of the library that is not built raises
@@ -13,7 +14,6 @@ from __future__ import annotations
 import ctypes as C
 import json
 import os
-import shutil
 
 import numpy as np
 
@@ -55,13 +55,20 @@ def _candidates():
     env = os.environ.get("GPUCLEAN_LIB")
     if env:
         yield env
+    here = os.path.dirname(os.path.abspath(__file__))
+    own = os.path.join(here, "_lib", "libgpuclean.so")
+    if os.path.exists(own):
+        yield own
     root = repo_root()
     if root:
         yield os.path.join(root, "build", "libgpuclean.so")
-    exe = shutil.which("gpuclean")
-    if exe:
-        yield os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(exe))),
-                           "lib", "libgpuclean.so")
+    from ._cli import is_native
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        exe = os.path.join(d or ".", "gpuclean")
+        if is_native(exe):
+            yield os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(exe))),
+                               "lib", "libgpuclean.so")
+            break
 
 
 def find_library():

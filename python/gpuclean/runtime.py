@@ -10,7 +10,7 @@ import tempfile
 
 import numpy as np
 
-from ._lib import repo_root
+from ._cli import cli_env, find_executable
 
 __all__ = ["find_cli", "litert_run", "RuntimeUnavailable"]
 
@@ -20,16 +20,9 @@ class RuntimeUnavailable(RuntimeError):
 
 
 def find_cli():
-    """Path of the gpuclean executable ($GPUCLEAN_BIN, <repo>/build/gpuclean, PATH) or None."""
-    env = os.environ.get("GPUCLEAN_BIN")
-    if env and os.access(env, os.X_OK):
-        return env
-    root = repo_root()
-    if root:
-        p = os.path.join(root, "build", "gpuclean")
-        if os.access(p, os.X_OK):
-            return p
-    return shutil.which("gpuclean")
+    """Path of the gpuclean executable or None: $GPUCLEAN_BIN, the copy a wheel install
+    carries, <repo>/build/gpuclean, a native `gpuclean` on PATH (gpuclean._cli)."""
+    return find_executable()
 
 
 def cli_json(args, timeout=600):
@@ -38,7 +31,7 @@ def cli_json(args, timeout=600):
     if not exe:
         raise RuntimeUnavailable("gpuclean CLI not found (make, or set GPUCLEAN_BIN)")
     p = subprocess.run([exe] + list(args) + ["--json"], capture_output=True, text=True,
-                       timeout=timeout)
+                       timeout=timeout, env=cli_env())
     try:
         doc = json.loads(p.stdout) if p.stdout.strip() else None
     except json.JSONDecodeError:

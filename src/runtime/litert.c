@@ -65,7 +65,8 @@ gc_status gc_lrt_run_js(const gc_lrt_opts *o, const char *outdir, char *err, siz
     snprintf(runner, sizeof runner, "%s/runtime/litert/runner.mjs", home);
     snprintf(core, sizeof core, "%s/runtime/litert/node_modules/@litertjs/core/package.json", home);
     if (!is_file(runner) || !is_file(core)) {
-        gc_errf(err, errlen, "LiteRT.js runtime not installed: run make test / tools/setup.sh (%s missing)",
+        gc_errf(err, errlen, "LiteRT.js runtime not installed: run make test / tools/setup.sh, "
+                "or gpuclean setup-js for a pip install (%s missing)",
                 is_file(runner) ? "runtime/litert/node_modules" : "runtime/litert/runner.mjs");
         return GC_ERR_UNSUPPORTED;
     }

@@ -15,6 +15,7 @@
  */
 #include "runtime/litert.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -179,7 +180,9 @@ bool gc_lrt_home(char *buf, size_t n) {
 static bool native_lib_path(char *buf, size_t n, char *why, size_t whylen) {
     const char *e = getenv("GPUCLEAN_LITERT_LIB");
     if (e && *e) {
-        if (is_file(e)) { snprintf(buf, n, "%s", e); return true; }
+        /* "./" before a bare file name, so that the library's folder is always the text
+         * before the last '/' */
+        if (is_file(e)) { snprintf(buf, n, "%s%s", strchr(e, '/') ? "" : "./", e); return true; }
         gc_errf(why, whylen, "GPUCLEAN_LITERT_LIB=%s: no such file", e);
         return false;
     }
@@ -190,7 +193,8 @@ static bool native_lib_path(char *buf, size_t n, char *why, size_t whylen) {
     }
     snprintf(buf, n, "%.3900s/build/litert-wheel/lib/libLiteRt.so", home);
     if (is_file(buf)) return true;
-    gc_errf(why, whylen, "%s not found: run runtime/litert/setup.sh (or tools/setup.sh)", buf);
+    gc_errf(why, whylen, "%s not found: run runtime/litert/setup.sh (or tools/setup.sh); "
+            "a pip install: pip install 'gpuclean[runtime]'", buf);
     return false;
 }
 
@@ -217,16 +221,42 @@ static bool lrt_load(lrt_api *api, bool want_gpu, char *why, size_t whylen) {
     return true;
 }
 
+/* The runtime's version: DIR/VERSION beside DIR/libLiteRt.so (runtime/litert/setup.sh
+ * writes it), else pip's layout, SITE/ai_edge_litert/libLiteRt.so beside
+ * SITE/ai_edge_litert-<version>.dist-info (a `pip install gpuclean[runtime]`). */
 static const char *lib_version(void) {
     static char v[64];
     char path[4096], why[64], vf[4200];
     if (!native_lib_path(path, sizeof path, why, sizeof why)) return "unknown";
-    snprintf(vf, sizeof vf, "%.*s/VERSION", (int)(strrchr(path, '/') - path), path);
+    const char *slash = strrchr(path, '/');
+    if (!slash) return "unknown";                       /* a bare file name: no folder to read */
+    int dirlen = (int)(slash - path);
+    snprintf(vf, sizeof vf, "%.*s/VERSION", dirlen, path);
     FILE *f = fopen(vf, "r");
-    if (!f) return "unknown";
-    if (!fgets(v, sizeof v, f)) snprintf(v, sizeof v, "unknown");
-    fclose(f);
-    v[strcspn(v, "\r\n")] = 0;
+    if (f) {
+        if (!fgets(v, sizeof v, f)) snprintf(v, sizeof v, "unknown");
+        fclose(f);
+        v[strcspn(v, "\r\n")] = 0;
+        return v;
+    }
+    path[dirlen] = 0;                                   /* DIR */
+    char *up = strrchr(path, '/');
+    if (!up) return "unknown";
+    *up = 0;                                            /* SITE */
+    DIR *d = opendir(up == path ? "/" : path);
+    if (!d) return "unknown";
+    const char *pre = "ai_edge_litert-", *suf = ".dist-info";
+    size_t lp = strlen(pre), ls = strlen(suf);
+    snprintf(v, sizeof v, "unknown");
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > lp + ls && n - lp - ls < sizeof v && !strncmp(e->d_name, pre, lp) &&
+            !strcmp(e->d_name + n - ls, suf)) {
+            snprintf(v, sizeof v, "%.*s", (int)(n - lp - ls), e->d_name + lp);
+            break;
+        }
+    }
+    closedir(d);
     return v;
 }
 
