@@ -276,7 +276,7 @@ static void findings(const gc_hctx *c, gc_str *o) {
             links(o, v + i, j - i);
             gc_str_puts(o, "</td><td>");
             gc_html_esc(o, f->op);
-            gc_str_printf(o, "</td><td>%s</td><td class=\"reason\">",
+            gc_str_printf(o, "</td><td>%s</td><td class=\"reason w\">",
                           f->state == GC_NODE_FP16_DEQUANT ? "fp16 DEQUANTIZE kept on the CPU"
                           : f->state == GC_NODE_INIT_FAILED ? "breaks GPU delegate init" : "rejected");
             if (f->state == GC_NODE_FP16_DEQUANT && !(f->reason && f->reason[0]))
@@ -284,7 +284,7 @@ static void findings(const gc_hctx *c, gc_str *o) {
             else gc_html_esc(o, f->reason);
             gc_str_puts(o, "</td><td>");
             gc_html_esc(o, f->rule);
-            gc_str_puts(o, "</td><td>");
+            gc_str_puts(o, "</td><td class=\"w\">");
             if (f->fix_torch && f->fix_torch[0]) { gc_html_esc(o, f->fix_torch); gc_str_puts(o, "<br>"); }
             if (f->fix_tflite && f->fix_tflite[0]) { gc_str_puts(o, ".tflite: "); gc_html_esc(o, f->fix_tflite); gc_str_puts(o, "<br>"); }
             if (f->fix_id && f->fix_id[0]) { gc_str_puts(o, "<code>"); gc_html_esc(o, f->fix_id); gc_str_puts(o, "</code>"); }
@@ -322,9 +322,9 @@ static void risks(const gc_hctx *c, gc_str *o) {
         if (nk >= 0) node_link(o, &r->nodes[nk], nk); else gc_str_puts(o, "model");
         gc_str_printf(o, "</td><td>%s</td><td>", k->level == GC_RISK_WARN ? "warning" : "note");
         gc_html_esc(o, k->rule);
-        gc_str_puts(o, "</td><td>");
+        gc_str_puts(o, "</td><td class=\"w\">");
         gc_html_esc(o, k->message);
-        gc_str_puts(o, "</td><td>");
+        gc_str_puts(o, "</td><td class=\"w\">");
         gc_html_esc(o, k->fix);
         gc_str_puts(o, "</td></tr>\n");
     }
@@ -339,10 +339,11 @@ static void tables(const gc_html_report *rep, gc_str *o) {
         gc_str_puts(o, "</h2>\n<table><tr>");
         for (int j = 0; j < T->n_cols; j++) { gc_str_puts(o, "<th>"); gc_html_esc(o, T->cols[j]); gc_str_puts(o, "</th>"); }
         gc_str_puts(o, "</tr>\n");
+        if (!T->n_rows) gc_str_printf(o, "<tr><td colspan=\"%d\">nothing was compared</td></tr>\n", T->n_cols > 0 ? T->n_cols : 1);
         for (int i = 0; i < T->n_rows; i++) {
             gc_str_puts(o, T->bad && T->bad[i] ? "<tr class=\"bad\">" : "<tr>");
             for (int j = 0; j < T->n_cols; j++) {
-                gc_str_puts(o, "<td>");
+                gc_str_puts(o, "<td class=\"w\">");
                 gc_html_esc(o, T->cells ? T->cells[(size_t)i * (size_t)T->n_cols + (size_t)j] : NULL);
                 gc_str_puts(o, "</td>");
             }
@@ -356,7 +357,7 @@ static void series_section(const gc_hctx *c, gc_str *o) {
     const gc_html_report *rep = c->rep;
     for (int si = 0; si < rep->n_series; si++) {
         const gc_html_series *s = &rep->series[si];
-        gc_str_printf(o, "<section class=\"series\" id=\"gc-series-%d\"><h2>Per-node error: ", si);
+        gc_str_printf(o, "<section class=\"series w\" id=\"gc-series-%d\"><h2>Per-node error: ", si);
         gc_html_esc(o, s->title);
         gc_str_printf(o, "</h2>\n<p>%d probe(s) in execution order; tolerance rel %.3g. ", s->n_probes, s->tol);
         if (s->first >= 0 && s->first < s->n_probes) {

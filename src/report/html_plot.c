@@ -15,7 +15,7 @@
 #define PW 900.0
 #define PH 150.0
 #define ML 64.0
-#define MR 12.0
+#define MR 40.0
 #define MT 12.0
 #define MB 26.0
 #define GC_HTML_PLOT_POINTS 1500
@@ -86,7 +86,7 @@ static void plot(const gc_hctx *c, const gc_html_series *s, int which, gc_str *o
                          "<text class=\"tk\" x=\"%.0f\" y=\"%.1f\">%s</text>\n",
                       ML, ML + iw, y, y, ML - 4, y + 4, b);
     }
-    gc_str_printf(o, "<text class=\"tk\" x=\"%.0f\" y=\"%.1f\">%s</text>\n", ML - 4, which == P_SNR ? MT + 4 : MT + ih + 4,
+    gc_str_printf(o, "<text class=\"tk r\" x=\"%.0f\" y=\"%.1f\">%s</text>\n", ML + iw + 3, which == P_SNR ? MT + 4 : MT + ih + 4,
                   which == P_SNR ? "exact" : "0");
     if (which == P_REL && s->tol > 0) {
         double y = MT + ih - (log10(s->tol) - lo) / (hi - lo) * ih;
@@ -122,8 +122,8 @@ static void plot(const gc_hctx *c, const gc_html_series *s, int which, gc_str *o
     /* x axis: first, last, and the first divergent probe (op index) */
     for (int e = 0; e < 2 && n > 0; e++) {
         int32_t i = e ? n - 1 : 0;
-        gc_str_printf(o, "<text class=\"tx\" x=\"%.1f\" y=\"%.0f\">op %d</text>\n", ML + (n > 1 ? i * dx : iw / 2),
-                      PH - 8, s->probes[i].node);
+        gc_str_printf(o, "<text class=\"tx%s\" x=\"%.1f\" y=\"%.0f\">op %d</text>\n", n > 1 ? (e ? " e" : " s") : "",
+                      ML + (n > 1 ? i * dx : iw / 2), PH - 8, s->probes[i].node);
     }
     if (s->first >= 0 && s->first < n) {
         const gc_html_probe *p = &s->probes[s->first];
