@@ -106,8 +106,31 @@ static void json_for_script(gc_str *o, const gc_str *j) {
     }
 }
 
-static void jstr(gc_str *o, const char *s) { gc_str_json(o, s ? s : ""); }
-static void jstr_or_null(gc_str *o, const char *s) { if (s) gc_str_json(o, s); else gc_str_puts(o, "null"); }
+/* a JSON string for the data block: the text the markup would show (control bytes and
+ * invalid UTF-8 as U+FFFD, like gc_html_esc), '"' '\\' escaped, newline and tab as \n \t */
+static void jstr(gc_str *o, const char *s) {
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p), i = 0;
+    gc_str_putc(o, '"');
+    while (i < n) {
+        unsigned char ch = p[i];
+        if (ch < 0x80) {
+            if (ch == '"' || ch == '\\') { gc_str_putc(o, '\\'); gc_str_putc(o, (char)ch); }
+            else if (ch == '\n') gc_str_puts(o, "\\n");
+            else if (ch == '\t') gc_str_puts(o, "\\t");
+            else if (ch < 0x20 || ch == 0x7f) gc_str_puts(o, "\\ufffd");
+            else gc_str_putc(o, (char)ch);
+            i++;
+            continue;
+        }
+        size_t l = gc_utf8_len(p + i, n - i);
+        if (!l || (l == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) { gc_str_puts(o, "\\ufffd"); i++; continue; }
+        for (size_t k = 0; k < l; k++) gc_str_putc(o, (char)p[i + k]);
+        i += l;
+    }
+    gc_str_putc(o, '"');
+}
+static void jstr_or_null(gc_str *o, const char *s) { if (s) jstr(o, s); else gc_str_puts(o, "null"); }
 
 /* ---- the node map -------------------------------------------------------------------- */
 
