@@ -48,7 +48,7 @@ const char *const gc_html_css[] = {
 "#gc-panel dt{color:#5f6368}#gc-panel dd{margin:0;word-break:break-word}",
 "table{border-collapse:collapse;margin:4px 0 10px;max-width:100%}td,th{border:1px solid #dadce0;padding:3px 6px;",
 "text-align:left;vertical-align:top;overflow-wrap:break-word}td.w{overflow-wrap:anywhere}th{background:#f1f3f4;white-space:nowrap}tr.bad td{background:#fce8e6}",
-"#gc-panel table{font-size:12px;width:100%}",
+"#gc-panel table{font-size:12px;width:100%;table-layout:fixed}#gc-panel td{overflow-wrap:anywhere}",
 "section{padding:0 18px 8px}section.w{overflow-wrap:anywhere}a.nk{color:#1a73e8;cursor:pointer;text-decoration:none}a.nk:hover{text-decoration:underline}",
 "pre{background:#f8f9fa;padding:8px;overflow:auto;font-size:12px}",
 "#gc-jserr{background:#fce8e6;color:#a50e0e;padding:6px 18px}",

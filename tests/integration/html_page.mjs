@@ -5,6 +5,7 @@
 // some), and, for each node index given, the side panel's text after a click on the
 // node, and for each plot point clicked the node it selected.
 //   node --experimental-websocket tests/integration/html_page.mjs CHROMIUM FILE.html [K ...]
+// GC_SHOT=FILE.png also saves a screenshot taken after the clicks.
 // Test code only (Node 20: WebSocket behind the flag; fetch built in).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,6 +69,10 @@ for (const k of clicks) {
   out.panels[k] = await evaluate(`(() => { const g = document.getElementById('n${Number(k)}');
     if (!g) return null; g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     return document.getElementById('gc-panel').textContent; })()`);
+}
+if (process.env.GC_SHOT) {      // a screenshot after the clicks (for looking at it; not checked)
+  const shot = await send('Page.captureScreenshot', { format: 'png' });
+  (await import('node:fs')).writeFileSync(process.env.GC_SHOT, Buffer.from(shot.result.data, 'base64'));
 }
 out.points = await evaluate(`(() => { const p = document.querySelector('circle.pt[data-k]'); if (!p) return null;
   p.dispatchEvent(new MouseEvent('click', { bubbles: true })); const s = document.querySelector('g.n.sel');
