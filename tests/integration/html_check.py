@@ -2,9 +2,10 @@
 """html_check.py — checks one gpuclean HTML report in headless Chromium (standard library
 only; used by tests/integration/html_report.sh):
 
-  * the page loads without errors: no console message or uncaught exception (Chromium's
-    log with --enable-logging, and the DevTools protocol through html_page.mjs when Node
-    is there), and the report's script reached <body data-js="ready">;
+  * the page loads without errors: no console message, browser log entry (a CSP
+    violation) or uncaught exception — through the DevTools protocol (html_page.mjs) when
+    Node is there, else Chromium's own log (--enable-logging) — and the report's script
+    reached <body data-js="ready">;
   * nothing escaped the markup: no <img>, no alert() call;
   * a screenshot is not blank (non-background pixels, distinct colours; on small graphs
     every node colour the legend counts is on screen), decoded with zlib, no PIL;
@@ -89,15 +90,31 @@ def main():
     base = [chrome, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--enable-logging=stderr", "--v=0",
             "--user-data-dir=" + os.path.join(tmp, "profile"), "--window-size=1400,1000"]
     try:
+        node = shutil.which("node")
+        png, dom_path = os.path.join(tmp, "shot.png"), os.path.join(tmp, "dom.html")
+        rejected = [k for k, n in enumerate(check["nodes"]) if n["state"] == "rejected"][:5]
+        page = None
         t0 = time.time()
-        r = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, errors="replace", timeout=120)
+        if node:      # one run over the DevTools protocol: log, DOM, screenshot, clicks
+            env = dict(os.environ, GC_SHOT=png, GC_DOM=dom_path)
+            r = subprocess.run([node, "--experimental-websocket", os.path.join(HERE, "html_page.mjs"), chrome, report]
+                               + [str(k) for k in rejected], capture_output=True, text=True, errors="replace",
+                               timeout=180, env=env)
+            try:
+                page = json.loads(r.stdout.strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                page = {"error": "no result: " + r.stderr[-300:]}
+            dom = open(dom_path, encoding="utf-8", errors="replace").read() if os.path.exists(dom_path) else ""
+        else:         # Chromium's command line: its log, --dump-dom, --screenshot
+            print("note: node not found: the click checks (DevTools protocol) are skipped")
+            r = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, errors="replace", timeout=120)
+            r2 = subprocess.run(base + ["--screenshot=" + png, url], capture_output=True, text=True, errors="replace",
+                                timeout=120)
+            dom = r.stdout
+            for line in (r.stderr + r2.stderr).splitlines():
+                if ":CONSOLE" in line:
+                    fails.append("console: " + line.strip())
         load_s = time.time() - t0
-        dom = r.stdout
-        png = os.path.join(tmp, "shot.png")
-        r2 = subprocess.run(base + ["--screenshot=" + png, url], capture_output=True, text=True, errors="replace", timeout=120)
-        for line in (r.stderr + r2.stderr).splitlines():
-            if ":CONSOLE" in line:
-                fails.append("console: " + line.strip())
         if load_s > max_load:
             fails.append("loading took %.1f s (more than %.0f)" % (load_s, max_load))
         if 'data-js="ready"' not in dom:
@@ -131,16 +148,7 @@ def main():
                     rgb = tuple(int(c[k:k + 2], 16) for k in (1, 3, 5))
                     if counts[i] and i != 0 and rgb not in seen:
                         fails.append("colour %s (%d node(s)) is not on the screenshot" % (c, counts[i]))
-        # clicks, through the DevTools protocol (Node)
-        node = shutil.which("node")
-        if node:
-            rejected = [k for k, n in enumerate(check["nodes"]) if n["state"] == "rejected"][:5]
-            r3 = subprocess.run([node, "--experimental-websocket", os.path.join(HERE, "html_page.mjs"), chrome, report]
-                                + [str(k) for k in rejected], capture_output=True, text=True, errors="replace", timeout=180)
-            try:
-                page = json.loads(r3.stdout.strip().splitlines()[-1])
-            except (ValueError, IndexError):
-                page = {"error": "no result: " + r3.stderr[-300:]}
+        if page is not None:
             if "error" in page:
                 fails.append("DevTools run: " + page["error"])
             else:
@@ -160,8 +168,6 @@ def main():
                         fails.append("a click on a plot point did not select its node: %r" % pt)
                     if not page.get("errorColours"):
                         fails.append("'colour: error' coloured no node")
-        else:
-            print("note: node not found: the click checks (DevTools protocol) are skipped")
         print("%s: %d nodes, loaded in %.1f s, %d bytes" % (report, len(check["nodes"]), load_s, os.path.getsize(report)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

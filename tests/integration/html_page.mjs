@@ -5,7 +5,9 @@
 // some), and, for each node index given, the side panel's text after a click on the
 // node, and for each plot point clicked the node it selected.
 //   node --experimental-websocket tests/integration/html_page.mjs CHROMIUM FILE.html [K ...]
-// GC_SHOT=FILE.png also saves a screenshot taken after the clicks.
+// GC_SHOT=FILE.png saves a screenshot of the page as it opens, GC_DOM=FILE.html its DOM
+// (outerHTML) after the script ran, both before any click. Browser log entries (a CSP
+// violation, a failed load) are reported with the console messages.
 // Test code only (Node 20: WebSocket behind the flag; fetch built in).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -57,6 +59,7 @@ const evaluate = async (expr) => {
 
 await send('Runtime.enable');
 await send('Page.enable');
+await send('Log.enable');
 await send('Page.addScriptToEvaluateOnNewDocument',
   { source: 'window.__alerts = 0; window.alert = function () { window.__alerts++; };' });
 await send('Page.navigate', { url: 'file://' + resolve(file) });
@@ -65,14 +68,16 @@ const state = await evaluate(`new Promise((res) => { const t0 = Date.now(); (fun
   if ((s && s !== 'loading') || Date.now() - t0 > 20000) res(s); else setTimeout(w, 50); })(); })`);
 const out = { state, images: await evaluate('document.images.length'), alerts: await evaluate('window.__alerts'),
   panels: {}, points: {} };
+const fs = await import('node:fs');
+if (process.env.GC_SHOT) {
+  const shot = await send('Page.captureScreenshot', { format: 'png' });
+  fs.writeFileSync(process.env.GC_SHOT, Buffer.from(shot.result.data, 'base64'));
+}
+if (process.env.GC_DOM) fs.writeFileSync(process.env.GC_DOM, await evaluate('document.documentElement.outerHTML'));
 for (const k of clicks) {
   out.panels[k] = await evaluate(`(() => { const g = document.getElementById('n${Number(k)}');
     if (!g) return null; g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     return document.getElementById('gc-panel').textContent; })()`);
-}
-if (process.env.GC_SHOT) {      // a screenshot after the clicks (for looking at it; not checked)
-  const shot = await send('Page.captureScreenshot', { format: 'png' });
-  (await import('node:fs')).writeFileSync(process.env.GC_SHOT, Buffer.from(shot.result.data, 'base64'));
 }
 out.points = await evaluate(`(() => { const p = document.querySelector('circle.pt[data-k]'); if (!p) return null;
   p.dispatchEvent(new MouseEvent('click', { bubbles: true })); const s = document.querySelector('g.n.sel');
@@ -83,7 +88,8 @@ out.errorColours = await evaluate(`(() => { const b = document.querySelector('#g
 out.exceptions = events.filter((e) => e.method === 'Runtime.exceptionThrown').map((e) => e.params.exceptionDetails.exception
   ? e.params.exceptionDetails.exception.description : e.params.exceptionDetails.text);
 out.console = events.filter((e) => e.method === 'Runtime.consoleAPICalled').map((e) => e.params.type + ': ' +
-  e.params.args.map((a) => a.value ?? a.description).join(' '));
+  e.params.args.map((a) => a.value ?? a.description).join(' ')).concat(
+  events.filter((e) => e.method === 'Log.entryAdded').map((e) => 'log ' + e.params.entry.level + ': ' + e.params.entry.text));
 clearTimeout(timer);
 console.log(JSON.stringify(out));
 ws.close();
