@@ -1,6 +1,6 @@
 /* html_plot.c — per-node error plots of one series: max|diff| (log scale), rel (log
- * scale, the tolerance as a dashed line) and SNR (dB) against the probes in execution
- * order. The first divergent probe is marked with a red vertical line on every plot.
+ * scale, the tolerance as a dashed line) and SNR (dB; left out when the source measured
+ * none, as the GPU bisect) against the probes in execution order. The first divergent probe is marked with a red vertical line on every plot.
  * Exact zeros sit on the bottom edge of a log plot (tick "0"), identical tensors on the top
  * edge of the SNR plot (tick "exact"), NaN/Inf mismatches on the top edge of the error
  * plots as red points. Each point is a <circle class="pt" data-k="<node>"> the script
@@ -67,6 +67,7 @@ static void plot(const gc_hctx *c, const gc_html_series *s, int which, gc_str *o
         if (t > hi) hi = t;
     }
     bool none = !(lo <= hi);
+    if (none && which == P_SNR) return;      /* a source without SNR (the GPU bisect): no plot */
     if (none) { lo = 0; hi = 1; }
     if (logy) { lo = floor(lo); hi = ceil(hi); }
     if (hi - lo < 1e-9) { lo -= 1; hi += 1; }

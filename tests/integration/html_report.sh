@@ -73,7 +73,24 @@ else
   echo "note: build/demo-model not built: the demo-model reports are skipped"
 fi
 
-# 3. corpus models: rejected nodes; the largest graph
+# 3. the GPU bisect's probes (through its test seam: the interpreter at fp16 stands in
+#    for the GPU against the native runtime's CPU) on a model that overflows at a known op
+if [ -f build/litert-wheel/lib/libLiteRt.so ] && make -s build/gpu-bisect-models >/dev/null 2>&1; then
+  build/gpu-bisect-models "$tmp/gb" > "$tmp/gb.tsv"
+  want=$(awk -F'\t' '$1 ~ /overflow_chain.tflite$/ { sub("op ", "", $2); print $2 }' "$tmp/gb.tsv")
+  TMPDIR=$tmp "$bin" bisect "$tmp/gb/overflow_chain.tflite" --runtime native --precision fp16 --gpu-side interp --no-progress \
+    --quiet --html "$tmp/gpubisect.html" --model-explorer "$tmp/gpubisect.me.json" > /dev/null 2>&1; rc=$?
+  [ $rc -eq 1 ] && grep -q "id=\"gc-first-divergent\">First divergent: node <a class=\"nk\" href=\"#gc-graph\" data-k=\"$want\">$want</a>" "$tmp/gpubisect.html" \
+    && ok "GPU bisect (seam): the report marks op $want first divergent" || fail "GPU bisect (seam) report (exit $rc)"
+  grep -q "\"$want\": {\"value\": \"nonfinite\"" "$tmp/gpubisect.me.json" && ok "GPU bisect overlay: op $want nonfinite" \
+    || fail "GPU bisect overlay lacks op $want"
+  "$bin" check "$tmp/gb/overflow_chain.tflite" --json > "$tmp/gb.json"
+  page "$tmp/gpubisect.html" "$tmp/gb.json" --series --small
+else
+  echo "note: native libLiteRt.so not installed: the GPU bisect report is not tested"
+fi
+
+# 4. corpus models: rejected nodes; the largest graph
 if [ -d "$corpus" ]; then
   check_model "$corpus/movenet_single_pose_lightning_ptq.tflite" movenet
   t0=$(date +%s.%N)
@@ -102,7 +119,7 @@ else
   echo "note: $corpus not found: the corpus reports are skipped"
 fi
 
-# 4. outputs: atomic, bad paths refused, bad input writes nothing
+# 5. outputs: atomic, bad paths refused, bad input writes nothing
 ls "$tmp" | grep -q '\.tmp\.' && fail "temporary files left behind" || ok "no temporary files left"
 mkdir "$tmp/adir"
 "$bin" check "$tmp/hostile.tflite" --html "$tmp/adir" > /dev/null 2> "$tmp/e1"; rc=$?
