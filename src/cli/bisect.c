@@ -398,11 +398,7 @@ int gc_cli_bisect(int argc, char **argv) {
         else USAGE("more than one model given");
     }
     if (!path) USAGE("no model given (gpuclean bisect MODEL)");
-    {
-        char perr[512];
-        if ((html && gc_report_check_path(html, perr, sizeof perr)) || (me && gc_report_check_path(me, perr, sizeof perr)))
-            USAGE("%s", perr);
-    }
+    if (gc_cli_report_path("bisect", html, path) || gc_cli_report_path("bisect", me, path)) goto done;
     if (g.runtime) {
         if (interp_only) USAGE("--a, --b, --ref and --top belong to the interpreter mode, not --runtime");
         g.input_kind = fc.random ? GC_LRT_IN_RANDOM : GC_LRT_IN_PATTERN;

@@ -298,12 +298,7 @@ int gc_cli_litert(int argc, char **argv) {
             if (gc_npy_read(eq + 1, &probe, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("litert", "%s", err); goto done; }
             gc_npy_free(&probe);
         } else if (!strcmp(a, "--out")) { NEED(); out = v; }
-        else if (!strcmp(a, "--html")) {
-            NEED();
-            char herr[512];
-            if (gc_report_check_path(v, herr, sizeof herr)) { rc = gc_cli_usage_error("litert", "%s", herr); goto done; }
-            html = v;
-        }
+        else if (!strcmp(a, "--html")) { NEED(); html = v; }
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--no-gpu-ok")) no_gpu_ok = true;
@@ -324,6 +319,7 @@ int gc_cli_litert(int argc, char **argv) {
 #undef NEED
     }
     if (!o.model) { fputs(HELP, stderr); rc = 2; goto done; }
+    if ((rc = gc_cli_report_path("litert", html, o.model))) goto done;
     if ((rc = check_model(o.model))) goto done;
     if ((rc = check_inputs(o.model, inputs, o.n_inputs))) goto done;
     o.inputs = inputs;

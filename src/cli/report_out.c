@@ -14,6 +14,15 @@ int gc_cli_write_report(const char *out, const gc_html_report *rep, const gc_che
     return rc;
 }
 
+int gc_cli_report_path(const char *verb, const char *out, const char *model) {
+    char err[1024];
+    if (!out) return 0;
+    if (gc_report_check_path(out, err, sizeof err) != GC_OK) return gc_cli_usage_error(verb, "%s", err);
+    if (model && gc_same_file(out, model))
+        return gc_cli_usage_error(verb, "%s: is the model itself; refusing to overwrite an input", out);
+    return 0;
+}
+
 int gc_cli_write_string(const char *out, const gc_str *s) {
     char err[1024];
     if (gc_report_write_file(out, s, err, sizeof err) != GC_OK) { gc_cli_err("%s", err); return 2; }

@@ -273,10 +273,7 @@ int gc_cli_verify(int argc, char **argv) {
     if (!path) return gc_cli_usage_error("verify", "no model given (gpuclean verify MODEL --ref DIR)");
     if (!ref) return gc_cli_usage_error("verify", "no reference directory given (--ref DIR)");
     if (gc_cli_input_file(path)) return 2;
-    {
-        char perr[512];
-        if (html && gc_report_check_path(html, perr, sizeof perr)) return gc_cli_usage_error("verify", "%s", perr);
-    }
+    if (gc_cli_report_path("verify", html, path)) return 2;
     gc_precision precs[2]; int np = 0;
     if (!strcmp(prec, "both")) { precs[np++] = GC_PREC_FP32; precs[np++] = GC_PREC_FP16; }
     else {

@@ -129,6 +129,13 @@ mkdir "$tmp/adir"
 printf 'not a model' > "$tmp/bad.tflite"
 "$bin" check "$tmp/bad.tflite" --html "$tmp/bad.html" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && [ ! -e "$tmp/bad.html" ] && ok "a bad model: exit 2, no report" || fail "bad model: exit $rc"
+cp "$tmp/hostile.tflite" "$tmp/self.tflite"
+for v in check bisect verify litert; do
+  extra=(); [ $v = verify ] && extra=(--ref "$tmp")
+  "$bin" $v "$tmp/self.tflite" "${extra[@]}" --html "$tmp/self.tflite" > /dev/null 2> "$tmp/e2"; rc=$?
+  [ $rc -eq 2 ] && grep -q 'is the model itself' "$tmp/e2" && cmp -s "$tmp/self.tflite" "$tmp/hostile.tflite" \
+    && ok "$v --html MODEL: exit 2, the model untouched" || fail "$v --html onto the model: exit $rc"
+done
 ln -s "$tmp/hostile.html" "$tmp/link.html"
 "$bin" check "$tmp/hostile.tflite" --html "$tmp/link.html" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "--html onto a symlink: exit 2" || fail "--html onto a symlink: exit $rc"
