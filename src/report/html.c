@@ -4,7 +4,8 @@
  * (html_plot.c), the text report folded, and the data blob the script reads:
  *
  *   {"verb", "colorByError", "classes": [label per class],
- *    "nodes": [{sg, i, op, label, v, name, state, cls, reason, rule, fatal, part, num,
+ *    "nodes": [{sg, i, op, label, v, name, state, cls, reason, rule, fatal, part, num, numr,
+ *               ev {id, message, measured} | null,
  *               fix {id, torch, tflite} | null, risks [index into risks],
  *               t [{i, name, role, dtype, shape, c}], x, y}],       (one per check node)
  *    "risks": [{rule, level, message, fix, k}],
@@ -30,14 +31,11 @@ const char *gc_html_class_colour(gc_html_class c) {
     return (unsigned)c < GC_HTML_N_CLASSES ? gc_html_class_fill[c] : "#ffffff";
 }
 
-/* The node's measured numerics verdict ("ok" / "risk" / "wrong") as the check result
- * carries it, NULL when it carries none. gc_check_node has no such field yet (the
- * numerics work adds "numerics" per node); wire it here when it lands:
- *     return n->numerics;
- * Until then no node is "wrong" and the lints decide "risk" (gc_html_node_class). */
+/* The node's numerics verdict ("ok" / "risk" / "wrong": check's measured facts of the
+ * selected runtime, and its lints) for a node on the GPU; NULL for the others (the check
+ * result makes no numerics claim about CPU nodes). The one place the report reads it. */
 static const char *node_numerics(const gc_check_node *n) {
-    (void)n;
-    return NULL;
+    return n->state == GC_NODE_GPU ? gc_numerics_name(n->numerics) : NULL;
 }
 
 gc_html_class gc_html_node_class(const gc_check_result *r, const gc_check_node *n, bool has_risk) {
@@ -272,6 +270,58 @@ static void links(gc_str *o, const nref *v, int32_t n) {
     if (n > LINKS_SHOWN) gc_str_printf(o, ", &hellip; +%d more", n - LINKS_SHOWN);
 }
 
+static int numerics_cmp(const void *x, const void *y) {
+    const nref *a = x, *b = y;
+    int c;
+    if (a->n->numerics != b->n->numerics) return (int)b->n->numerics - (int)a->n->numerics;   /* wrong first */
+    if ((c = scmp(a->n->numerics_rule, b->n->numerics_rule))) return c;
+    return (a->k > b->k) - (a->k < b->k);
+}
+
+/* nodes on the GPU that a measured fact says compute wrong numbers (or would at fp16),
+ * one row per fact: its message, what was measured and where, the fix */
+static void numerics_findings(const gc_hctx *c, gc_str *o) {
+    const gc_check_result *r = c->r;
+    nref *v = malloc(sizeof *v * (size_t)(r->n_nodes + 1));
+    if (!v) { o->oom = true; return; }
+    int32_t n = 0;
+    for (int32_t k = 0; k < r->n_nodes; k++) {
+        const gc_check_node *x = &r->nodes[k];
+        if (x->state == GC_NODE_GPU && x->evidence && x->numerics != GC_NUM_OK) v[n++] = (nref){ x, k };
+    }
+    if (n) {
+        qsort(v, (size_t)n, sizeof *v, numerics_cmp);
+        gc_str_puts(o, "<table id=\"gc-numerics\"><tr><th>nodes</th><th>op</th><th>numbers</th><th>measured fact</th>"
+                       "<th>evidence</th><th>fix</th></tr>\n");
+        for (int32_t i = 0; i < n;) {
+            int32_t j = i + 1;
+            while (j < n && v[j].n->numerics == v[i].n->numerics && !scmp(v[j].n->numerics_rule, v[i].n->numerics_rule)) j++;
+            const gc_check_node *f = v[i].n;
+            gc_str_printf(o, "<tr class=\"finding\"><td>%d: ", j - i);
+            links(o, v + i, j - i);
+            gc_str_puts(o, "</td><td>");
+            gc_html_esc(o, f->op);
+            gc_str_printf(o, "</td><td>%s</td><td class=\"w\">",
+                          f->numerics == GC_NUM_WRONG ? "wrong on the GPU" : "wrong at the other precision (risk)");
+            gc_html_esc(o, f->evidence->message);
+            gc_str_puts(o, " <code>");
+            gc_html_esc(o, f->numerics_rule ? f->numerics_rule : f->evidence->id);
+            gc_str_puts(o, "</code></td><td class=\"w\">");
+            gc_str ev = {0};
+            gc_fact_evidence_text(f->evidence, &ev);
+            gc_html_esc(o, ev.s);
+            if (ev.oom) o->oom = true;
+            gc_str_free(&ev);
+            gc_str_puts(o, "</td><td class=\"w\">");
+            gc_html_esc(o, f->evidence->fix);
+            gc_str_puts(o, "</td></tr>\n");
+            i = j;
+        }
+        gc_str_puts(o, "</table>\n");
+    }
+    free(v);
+}
+
 /* every node that is not on the GPU for a reason of its own, grouped like the text
  * report: one row per (state, op, rule, reason, fix) with its nodes; the supported nodes
  * left outside the partition as one row */
@@ -287,7 +337,7 @@ static void findings(const gc_hctx *c, gc_str *o) {
             v[n++] = (nref){ x, k };
     }
     gc_str_puts(o, "<section id=\"gc-findings\"><h2>Findings</h2>\n");
-    if (!n && !nc) gc_str_puts(o, "<p>Every node the delegate sees is on the GPU.</p>\n");
+    if (!n && !nc && !r->wrong_nodes) gc_str_puts(o, "<p>Every node the delegate sees is on the GPU.</p>\n");
     if (n) {
         qsort(v, (size_t)n, sizeof *v, finding_cmp);
         gc_str_puts(o, "<table><tr><th>nodes</th><th>op</th><th>verdict</th><th>reason</th><th>rule</th><th>fix</th></tr>\n");
@@ -316,6 +366,7 @@ static void findings(const gc_hctx *c, gc_str *o) {
         }
         gc_str_puts(o, "</table>\n");
     }
+    numerics_findings(c, o);
     if (nc) {
         gc_str_printf(o, "<p>%d supported node(s) stay on the CPU outside the delegated partition: ", nc);
         links(o, cpu, nc);
@@ -455,6 +506,19 @@ static void data_blob(const gc_hctx *c, gc_str *j) {
         if (n->partition >= 0) gc_str_printf(j, "%d", n->partition); else gc_str_puts(j, "null");
         gc_str_puts(j, ",\"num\":");
         jstr_or_null(j, node_numerics(n));
+        gc_str_puts(j, ",\"numr\":");
+        jstr_or_null(j, n->numerics_rule);
+        gc_str_puts(j, ",\"ev\":");
+        if (n->evidence) {
+            gc_str ev = {0};
+            gc_fact_evidence_text(n->evidence, &ev);
+            gc_str_puts(j, "{\"id\":"); jstr(j, n->evidence->id);
+            gc_str_puts(j, ",\"message\":"); jstr(j, n->evidence->message);
+            gc_str_puts(j, ",\"measured\":"); jstr(j, ev.s);
+            gc_str_putc(j, '}');
+            if (ev.oom) j->oom = true;
+            gc_str_free(&ev);
+        } else gc_str_puts(j, "null");
         gc_str_puts(j, ",\"fix\":");
         if (n->fix_id && n->fix_id[0]) {
             gc_str_puts(j, "{\"id\":"); jstr(j, n->fix_id);

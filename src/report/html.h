@@ -18,8 +18,8 @@
  *     gc_html_render(&rep, r, m, &o);                  // r: gc_check's result for m
  *     gc_report_write_file("report.html", &o, err, sizeof err);
  *
- * The writer decides nothing: colours come from the check result (and the numerics verdict
- * per node where the result carries one), errors from the series the caller passes.
+ * The writer decides nothing: colours come from the check result (its per-node verdict and
+ * measured numerics), errors from the series the caller passes.
  */
 #ifndef GC_REPORT_HTML_H
 #define GC_REPORT_HTML_H

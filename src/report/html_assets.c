@@ -117,7 +117,8 @@ const char *const gc_html_js[] = {
 "var dl=el('dl');row(dl,'verdict',D.classes[n.cls]+' ('+n.state+')');row(dl,'name',n.name);",
 "row(dl,'op',n.op+' v'+n.v);row(dl,'reason',n.reason);row(dl,'rule',n.rule);",
 "if(n.fatal)row(dl,'fatal','breaks delegate initialisation');",
-"row(dl,'partition',n.part==null?null:String(n.part));row(dl,'numerics',n.num);",
+"row(dl,'partition',n.part==null?null:String(n.part));row(dl,'numerics',n.num==null?null:n.num+(n.numr?' ['+n.numr+']':''));"
+"if(n.ev){row(dl,'measured fact',n.ev.message+' ['+n.ev.id+']');row(dl,'evidence',n.ev.measured);}",
 "if(n.fix){row(dl,'fix id',n.fix.id);row(dl,'fix',n.fix.torch);row(dl,'fix (.tflite)',n.fix.tflite);}",
 "panel.appendChild(dl);",
 "if(n.risks.length){panel.appendChild(el('h4','lints'));panel.appendChild(table(['rule','level','message','fix'],",

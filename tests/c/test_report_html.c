@@ -332,3 +332,50 @@ GC_TEST(report_write_file_refuses_non_files) {
     rmdir(dir);
     gc_str_free(&s);
 }
+
+/* a measured "wrong" fact makes GPU nodes purple: class, legend, the numerics findings
+ * table with the fact's message and evidence, the panel data, the overlay's value */
+static const gc_gpu_runtime t_rts[] = { { "native-9.9.9", "native", "9.9.9", true, "a test runtime" } };
+static const gc_fact_cond t_mul[] = { { "in1.const", GC_FC_EQ, "1" } };
+static const gc_gpu_fact t_facts[] = {
+    { "numerics.test_mul_const", "native-9.9.9", "test-gpu", "MUL", "in1.const=1", 1, t_mul, GC_FPREC_ANY,
+      GC_FACT_WRONG, "max_abs=3 corr=0.5", "mul_c1,mul_c2", "", "MUL by a constant <wrong> on this GPU", 1 },
+};
+static const gc_gpu_facts t_table = { "test.tsv", 1, t_rts, 1, t_facts };
+
+GC_TEST(report_html_wrong_numbers_are_purple) {
+    gc_rb b = gc_rb_new();
+    const int32_t sh[2] = { 1, 8 };
+    int32_t x = gc_rb_t(&b, "x", F32, 2, sh), c = gc_rb_c(&b, "c", F32, 2, sh, NULL);
+    int32_t y = gc_rb_t(&b, "y", F32, 2, sh), z = gc_rb_t(&b, "z", F32, 2, sh);
+    gc_rb_op(&b, GC_OP_ADD, 1, 2, (int32_t[]){ x, c }, 1, (int32_t[]){ y });
+    gc_rb_op(&b, GC_OP_MUL, 1, 2, (int32_t[]){ y, c }, 1, (int32_t[]){ z });
+    gc_model *m = gc_rb_done(&b);
+    gc_check_opts co = { .facts = &t_table };
+    char err[256];
+    gc_check_result *r = gc_check_ex(m, GC_TARGET_MLDRIFT, &co, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r) { gc_model_free(m); return; }
+    CHECK_EQ_INT(r->wrong_nodes, 1);
+    CHECK(gc_html_node_class(r, &r->nodes[1], false) == GC_HTML_WRONG);
+    CHECK(gc_html_node_class(r, &r->nodes[0], false) == GC_HTML_GPU);
+    gc_html_report rep = { .verb = "check", .model = "m.tflite", .version = "t" };
+    gc_str o = {0};
+    gc_html_render(&rep, r, m, &o);
+    CHECK(o.s != NULL);
+    if (o.s) {
+        CHECK(strstr(o.s, "on the GPU, wrong numbers (measured): 1<") != NULL);
+        CHECK(strstr(o.s, "<g class=\"n c3\" id=\"n1\"") != NULL);
+        CHECK(strstr(o.s, "id=\"gc-numerics\"") != NULL);
+        CHECK(strstr(o.s, "MUL by a constant &lt;wrong&gt; on this GPU") != NULL);
+        CHECK(strstr(o.s, "max_abs=3 corr=0.5") != NULL);
+        CHECK(strstr(o.s, "\"num\":\"wrong\",\"numr\":\"numerics.test_mul_const\",\"ev\":{\"id\":\"numerics.test_mul_const\"") != NULL);
+    }
+    gc_str e = {0};
+    gc_me_verdict_json(r, m, &e);
+    CHECK(e.s && strstr(e.s, "\"1\": {\"value\": \"wrong\"") != NULL);
+    gc_str_free(&e);
+    gc_str_free(&o);
+    gc_check_free(r);
+    gc_model_free(m);
+}
