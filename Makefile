@@ -109,8 +109,9 @@ build/fuzz_replay: fuzz/fuzz_read.c fuzz/replay.c $(FUZZ_SRC)
 # through fuzz/cli_glue.c) on hostile .npy inputs; seeds: fuzz/seeds-npy, fuzz/seeds-verify
 # (fuzz/make_seeds.py)
 NPY_FUZZ_SRC := $(wildcard src/common/*.c src/model/*.c) src/verify/npy.c src/verify/compare.c
-VERIFY_FUZZ_SRC := fuzz/cli_glue.c src/cli/verify.c src/cli/compare.c \
-                   $(wildcard src/common/*.c src/model/*.c src/verify/*.c src/interp/*.c src/interp/kernels/*.c)
+VERIFY_FUZZ_SRC := fuzz/cli_glue.c src/cli/verify.c src/cli/compare.c src/cli/report_out.c \
+                   $(wildcard src/common/*.c src/model/*.c src/verify/*.c src/interp/*.c src/interp/kernels/*.c \
+                              src/check/*.c src/report/*.c)
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all
 build/fuzz_npy: fuzz/fuzz_npy.c $(NPY_FUZZ_SRC)
 	@mkdir -p build

@@ -1,5 +1,6 @@
 /* fuzz_read.c — libFuzzer target: read → verify → inspect (text and JSON) → GPU check
- * (both targets) → write →
+ * (both targets; text, JSON, the HTML report with its DAG layout, the Model Explorer
+ * overlay) → write →
  * re-read → structural equality. Any crash, sanitizer report or a model that reads
  * but does not survive its own round trip is a bug. Inputs over 8 MiB are skipped. */
 #include <stdint.h>
@@ -9,6 +10,8 @@
 #include "model/model.h"
 #include "report/report.h"
 #include "check/check.h"
+#include "report/html.h"
+#include "report/model_explorer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (8u << 20)) return 0;
@@ -32,6 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             gc_check_text(r, m, "fuzz", false, &c);      /* grouped findings */
             gc_check_summary_text(r, "fuzz", false, &c); /* --quiet */
             gc_check_json(r, m, "fuzz", &c);
+            gc_html_report rep = { .verb = "check", .model = "fuzz", .version = "fuzz" };
+            gc_html_render(&rep, r, m, &c);
+            gc_me_verdict_json(r, m, &c);
             gc_str_free(&c);
             gc_check_free(r);
         }

@@ -4,6 +4,7 @@
 #   * Node.js deps of the LiteRT.js runner (runtime/litert/setup.sh, pinned lockfile)
 #   * the project's Python venv .venv (python/requirements*.txt, pinned), and PyTorch +
 #     litert-torch into it (python/install-torch.sh)
+#   * Debian's chromium (headless) for the HTML report test, where apt can install it
 # Idempotent and quick when everything is already there. GPUCLEAN_SKIP_PYTHON=1 /
 # GPUCLEAN_SKIP_NODE=1 / GPUCLEAN_SKIP_TORCH=1 skip parts.
 set -euo pipefail
@@ -17,6 +18,18 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} with apt"
   if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq "${need_apt[@]}";
   else sudo apt-get update -qq && sudo apt-get install -y -qq "${need_apt[@]}"; fi
+fi
+# headless Chromium for the HTML report test (tests/integration/html_report.sh), optional:
+# without apt (or root / sudo) it is left out and that test skips; GPUCLEAN_SKIP_CHROMIUM=1
+if [ -z "${GPUCLEAN_SKIP_CHROMIUM:-}" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+  as_root=""; [ "$(id -u)" = 0 ] || as_root="sudo -n"
+  if command -v apt-get >/dev/null && { [ -z "$as_root" ] || command -v sudo >/dev/null; }; then
+    echo "setup: installing chromium with apt (for the HTML report test)"
+    { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq chromium; } \
+      || echo "setup: chromium not installed (apt failed): the HTML report test will skip"
+  else
+    echo "setup: no apt-get (or no root): chromium not installed; the HTML report test will skip"
+  fi
 fi
 if [ -z "${GPUCLEAN_SKIP_NODE:-}" ] && [ -x runtime/litert/setup.sh ]; then
   echo "setup: LiteRT.js runner (runtime/litert)"

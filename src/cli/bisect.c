@@ -18,6 +18,7 @@
  * private temporary folder that is removed at the end (and on SIGINT/SIGTERM/SIGHUP).
  * `--gpu-side interp` is a test seam: the interpreter stands in for the GPU. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@
 #include "verify/bisect.h"
 #include "verify/gpu_bisect.h"
 #include "verify/npy.h"
+#include "check/check.h"
+#include "report/model_explorer.h"
+#include "report_out.h"
 
 typedef struct { bool random; uint64_t seed; } fill_ctx;
 
@@ -69,6 +73,7 @@ static int usage(FILE *f) {
                "       gpuclean bisect MODEL --runtime native|js [--precision fp32|fp16]\n"
                "                       [--pattern sin | --random SEED] [--input NAME_OR_INDEX=FILE.npy]...\n"
                "                       [--tol REL] [--timeout S] [--json] [--quiet] [--progress | --no-progress]\n"
+               "       (both: [--html OUT.html] [--model-explorer OUT.json])\n"
                "Without --runtime (the default): the reference interpreter.\n"
                "  Runs MODEL twice on the reference interpreter (A: default fp32, B: default fp16, the\n"
                "  GPU's storage precision) and compares every float op output in execution order:\n"
@@ -100,8 +105,117 @@ static int usage(FILE *f) {
                "  input, the runtime is not installed, or no GPU adapter (\"no GPU adapter: cannot\n"
                "  bisect on the GPU\": there is no CPU-only answer).\n"
                "Both: --quiet prints only the verdict line. Progress goes to stderr when it is a\n"
-               "  terminal (--progress: always, --no-progress: never).\n");
+               "  terminal (--progress: always, --no-progress: never).\n"
+               "  --html OUT.html writes a self-contained report: the graph coloured by error (or\n"
+               "  by the checker's verdict), max|diff|, rel and SNR (interpreter) along the graph with\n"
+               "  the first divergent node marked (docs/reports.md); --model-explorer OUT.json the same\n"
+               "  errors as a Model Explorer node-data overlay. Neither changes stdout or the exit\n"
+               "  code; an output that cannot be written is exit 2.\n");
     return f == stdout ? 0 : 2;
+}
+
+/* --html / --model-explorer: the errors along the graph, the graph coloured by them */
+/* the overlay and the page of one series; facts and verdict from the caller */
+static int write_series(const char *html, const char *me, const char *path, const gc_model *m, const gc_html_series *s,
+                        const gc_html_fact *facts, int n_facts, const char *verdict, bool ok, const char *text) {
+    char err[512];
+    int rc = 0;
+    if (me) {
+        gc_str j = {0};
+        gc_me_error_json(s, m, &j);
+        rc = gc_cli_write_string(me, &j);
+        gc_str_free(&j);
+    }
+    gc_check_result *cr = html ? gc_check(m, GC_TARGET_MLDRIFT, err, sizeof err) : NULL;
+    if (html && !cr) { gc_cli_err("%s: %s", path, err); rc = 2; }
+    if (cr) {
+        gc_html_report rep = { .verb = "bisect", .model = path, .version = gc_cli_version(), .verdict = verdict,
+                               .verdict_ok = ok, .n_facts = n_facts, .facts = facts, .n_series = 1, .series = s,
+                               .color_by_error = true, .text = text };
+        if (gc_cli_write_report(html, &rep, cr, m)) rc = 2;
+        gc_check_free(cr);
+    }
+    return rc;
+}
+
+static int write_reports(const char *html, const char *me, const char *path, const gc_model *m,
+                         const gc_bisect_result *r) {
+    char title[400], tol[32], cmp[32];
+    snprintf(title, sizeof title, "%s (reference) vs %s", r->a_desc, r->b_desc);
+    gc_html_series s;
+    gc_html_probe *probes = NULL;
+    if (!gc_cli_bisect_series(r, title, &s, &probes)) { gc_cli_err("%s: out of memory", path); return 2; }
+    int rc = 0;
+    gc_str text = {0};
+    if (html) gc_bisect_text(r, path, 5, &text);
+    snprintf(tol, sizeof tol, "rel %.3g", r->tol);
+    snprintf(cmp, sizeof cmp, "%d float tensors", r->n_nodes);
+    const gc_html_fact facts[] = {
+        { "reference", r->a_desc }, { "candidate", r->b_desc }, { "tolerance", tol }, { "compared", cmp },
+        { "runtime", "gpuclean's reference interpreter (no GPU runtime)" },
+    };
+    char verdict[600];
+    if (r->first >= 0) {
+        const gc_bisect_node *n = &r->nodes[r->first];
+        snprintf(verdict, sizeof verdict, "first divergent tensor: subgraph %d op %d %s (rel %.3g > %.3g)",
+                 n->subgraph, n->op, n->op_name, n->rel, r->tol);
+    } else snprintf(verdict, sizeof verdict, "no tensor diverges beyond rel %.3g", r->tol);
+    rc = write_series(html, me, path, m, &s, facts, (int)(sizeof facts / sizeof facts[0]), verdict, r->first < 0, text.s);
+    gc_str_free(&text);
+    free(probes);
+    return rc;
+}
+
+/* --runtime with --html / --model-explorer: every probe made (GPU against CPU of one
+ * runtime), in execution order, as the report's series; the first divergent op marked */
+static int write_gpu_reports(const char *html, const char *me, const char *path, const gc_gb_result *r) {
+    char err[512];
+    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
+    gc_html_probe *pr = calloc((size_t)r->n_probes + 1, sizeof *pr);
+    int32_t *pos = calloc((size_t)r->n_probes + 1, sizeof *pos);
+    if (!pr || !pos) { free(pr); free(pos); gc_model_free(m); gc_cli_err("%s: out of memory", path); return 2; }
+    int n = 0, first = -1;
+    for (int i = 0; i < r->n_probes; i++) {
+        const gc_gb_probe *p = &r->probes[i];
+        int32_t pt = p->point;
+        if (pt < 0 && p->cmp.have)            /* the full model: its worst output, if a point */
+            for (int32_t q = 0; q < r->n_points && pt < 0; q++) if (r->points[q].tensor == p->cmp.tensor) pt = q;
+        if (pt < 0 || pt >= r->n_points || !p->cmp.have) continue;
+        const gc_gb_point *P = &r->points[pt];
+        bool dup = false;
+        for (int k = 0; k < n; k++) if (pr[k].tensor == P->tensor) dup = true;
+        if (dup) continue;
+        /* insertion in execution order */
+        int at = n++;
+        while (at > 0 && pos[at - 1] > P->pos) { pr[at] = pr[at - 1]; pos[at] = pos[at - 1]; at--; }
+        pr[at] = (gc_html_probe){ .subgraph = r->subgraph, .node = P->op, .tensor = P->tensor, .max_abs = p->cmp.max_abs,
+                                  .rel = p->cmp.rel, .corr = p->cmp.has_corr ? p->cmp.corr : NAN, .snr_db = NAN,
+                                  .nonfinite = p->cmp.nan_mismatch > 0,
+                                  .note = p->verdict == GC_GB_DIVERGES || p->verdict == GC_GB_OK ? NULL : p->status };
+        pos[at] = P->pos;
+    }
+    if (r->first >= 0 && r->first < r->n_points)
+        for (int k = 0; k < n; k++) if (pr[k].tensor == r->points[r->first].tensor) first = k;
+    char title[200], tol[96], probes[32];
+    snprintf(title, sizeof title, "%s CPU (reference) vs %s GPU %s, %s", r->runtime, r->runtime, r->precision, r->gpu_side);
+    snprintf(tol, sizeof tol, "max|gpu-cpu| <= %g + %g*max|cpu|, corr >= %g", r->tol.atol, r->tol.rtol, r->tol.min_corr);
+    snprintf(probes, sizeof probes, "%d (bound %d)", r->n_probes, r->probe_bound);
+    char rt[200];
+    snprintf(rt, sizeof rt, "LiteRT %s %s", r->runtime, r->runtime_version ? r->runtime_version : "");
+    const gc_html_fact facts[] = {
+        { "runtime", rt }, { "gpu", r->gpu_side }, { "precision", r->precision }, { "inputs", r->inputs_desc },
+        { "tolerance", tol }, { "prefix probes", probes },
+    };
+    gc_html_series s = { .title = title, .tol = r->tol.rtol, .first = first, .n_probes = n, .probes = pr };
+    gc_str text = {0};
+    if (html) gc_gb_text(r, &text);
+    int rc = write_series(html, me, path, m, &s, facts, (int)(sizeof facts / sizeof facts[0]), r->text,
+                          gc_gb_exit_code(r) == 0, text.s);
+    gc_str_free(&text);
+    free(pr); free(pos);
+    gc_model_free(m);
+    return rc;
 }
 
 /* ---- --runtime: the real GPU ----------------------------------------------------------- */
@@ -165,7 +279,8 @@ static int check_gpu_inputs(const char *path, const gc_lrt_input *ins, int n) {
     return rc;
 }
 
-static int bisect_gpu(const char *path, gc_gb_opts *o, bool json, bool quiet, int progress) {
+static int bisect_gpu(const char *path, gc_gb_opts *o, bool json, bool quiet, int progress, const char *html,
+                      const char *me) {
     if (gc_cli_input_file(path)) return 2;
     char err[1024];
     gc_model *m = gc_model_read_file(path, err, sizeof err);     /* bad input is exit 2, early */
@@ -201,6 +316,7 @@ static int bisect_gpu(const char *path, gc_gb_opts *o, bool json, bool quiet, in
     }
     gc_str_free(&out);
     int rc = gc_gb_exit_code(&r);
+    if ((html || me) && write_gpu_reports(html, me, path, &r)) rc = 2;
     gc_gb_free(&r);
     return rc;
 }
@@ -210,6 +326,7 @@ int gc_cli_bisect(int argc, char **argv) {
     gc_bisect_opts o = { .a = GC_PREC_FP32, .b = GC_PREC_FP16, .tol = 1e-2, .qmode = GC_QMODE_TFLITE };
     fill_ctx fc = {0};
     bool json = false, quiet = false; int top = 5;
+    const char *html = NULL, *me = NULL;
     int progress = GC_PROGRESS_AUTO;
     /* --runtime mode */
     gc_gb_opts g;
@@ -253,6 +370,7 @@ int gc_cli_bisect(int argc, char **argv) {
             else USAGE("--gpu-side must be gpu or interp");
             gpu_only = true; i++;
         }
+        else if ((!strcmp(a, "--html") || !strcmp(a, "--model-explorer")) && val) { *(a[2] == 'h' ? &html : &me) = val; i++; }
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--progress")) progress = GC_PROGRESS_ON;
@@ -280,13 +398,14 @@ int gc_cli_bisect(int argc, char **argv) {
         else USAGE("more than one model given");
     }
     if (!path) USAGE("no model given (gpuclean bisect MODEL)");
+    if (gc_cli_report_path("bisect", html, path) || gc_cli_report_path("bisect", me, path)) goto done;
     if (g.runtime) {
         if (interp_only) USAGE("--a, --b, --ref and --top belong to the interpreter mode, not --runtime");
         g.input_kind = fc.random ? GC_LRT_IN_RANDOM : GC_LRT_IN_PATTERN;
         g.seed = fc.seed;
         g.inputs = inputs;
         if (tol_given) g.rtol = o.tol;
-        rc = bisect_gpu(path, &g, json, quiet, progress);
+        rc = bisect_gpu(path, &g, json, quiet, progress, html, me);
         goto done;
     }
     if (gpu_only) USAGE("--precision, --input, --timeout and --gpu-side need --runtime native|js");
@@ -322,6 +441,7 @@ int gc_cli_bisect(int argc, char **argv) {
     if (out.s) { if (json) fwrite(out.s, 1, out.n, stdout); else gc_cli_write_text(stdout, out.s, out.n); }
     gc_str_free(&out);
     rc = r.first >= 0 ? 1 : 0;
+    if ((html || me) && write_reports(html, me, path, m, &r)) rc = 2;
     gc_bisect_free(&r);
     gc_model_free(m);
 done:

@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "check/check.h"
 #include "fix/fix.h"
+#include "report/model_explorer.h"
+#include "report_out.h"
 
 /* the gpuclean fix passes that implement a fix id */
 static void passes_for(const char *fix_id, gc_str *o) {
@@ -20,6 +22,7 @@ static void passes_for(const char *fix_id, gc_str *o) {
 static int usage(void) {
     printf("usage: gpuclean check MODEL [--target mldrift|classic] [--runtime R] [--precision fp32|fp16]\n"
            "                             [--json] [--verbose | --quiet]\n"
+           "                             [--html OUT.html] [--model-explorer OUT.json]\n"
            "       gpuclean check --list-rules [--markdown]\n"
            "       gpuclean check --explain RULE\n"
            "       gpuclean check --list-runtimes [--json]\n"
@@ -32,6 +35,11 @@ static int usage(void) {
            "  --quiet prints only the residency line (and a delegate error or the count of nodes\n"
            "  computing wrong numbers, if any). --json is always complete, one entry per node\n"
            "  (docs/json.md).\n"
+           "  --html OUT.html writes a self-contained report (the graph coloured by verdict and\n"
+           "  measured numerics, partitions outlined, click a node for its reason, rule, fix and\n"
+           "  tensors; docs/reports.md); --model-explorer OUT.json a node-data overlay for Model\n"
+           "  Explorer (model-explorer MODEL --node_data_paths=OUT.json). Stdout and the exit code\n"
+           "  stay the same; an output that cannot be written is exit 2.\n"
            "  --list-rules prints every rule id (tab-separated: id, kind, where it fires, ops, fix\n"
            "  id, the delegate's wording; --markdown: docs/rules.md); --explain RULE one of them\n"
            "  (\"mldrift.gather.indices_rank\" or \"gather.indices_rank\") with its fix texts, or a\n"
@@ -49,12 +57,16 @@ static int usage(void) {
 int gc_cli_check(int argc, char **argv) {
     const char *path = NULL;
     bool json = false, verbose = false, quiet = false, list = false, markdown = false;
-    const char *explain = NULL, *runtime = NULL;
+    const char *explain = NULL, *runtime = NULL, *html = NULL, *me = NULL;
     int target = GC_TARGET_MLDRIFT, precision = GC_FPREC_FP32;
     bool list_rt = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--html") || !strcmp(a, "--model-explorer")) {
+            if (i + 1 >= argc) return gc_cli_usage_error("check", "%s needs an output file", a);
+            *(a[2] == 'h' ? &html : &me) = argv[++i];
+        }
         else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) verbose = true;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--list-rules")) list = true;
@@ -118,6 +130,7 @@ int gc_cli_check(int argc, char **argv) {
     }
     if (!path) return gc_cli_usage_error("check", "no model given (gpuclean check MODEL)");
     if (gc_cli_input_file(path)) return 2;
+    if (gc_cli_report_path("check", html, path) || gc_cli_report_path("check", me, path)) return 2;
     char err[512];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
     if (!m) { gc_cli_err("%s: %s", path, err); return 2; }
@@ -131,6 +144,27 @@ int gc_cli_check(int argc, char **argv) {
     if (o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
     int rc = o.oom ? 2 : (r->gpu_clean && r->gpu_correct ? 0 : 1);
     if (o.oom) gc_cli_err("%s: out of memory rendering the report", path);
+    if (html || me) {                            /* the files: the exit code stays the verdict's */
+        gc_str t = {0};
+        if (html) {
+            gc_check_text(r, m, path, false, &t);
+            char facts_rt[200] = "";
+            if (r->runtime)
+                snprintf(facts_rt, sizeof facts_rt, "%s (%s), at %s", r->runtime->name, r->runtime->what ? r->runtime->what : "",
+                         r->precision == GC_FPREC_FP16 ? "fp16" : "fp32");
+            const gc_html_fact facts[] = { { r->runtime ? "measured facts of" : NULL, facts_rt } };
+            gc_html_report rep = { .verb = "check", .model = path, .version = gc_cli_version(), .text = t.s,
+                                   .n_facts = 1, .facts = facts };
+            if (gc_cli_write_report(html, &rep, r, m)) rc = 2;
+        }
+        if (me) {
+            gc_str j = {0};
+            gc_me_verdict_json(r, m, &j);
+            if (gc_cli_write_string(me, &j)) rc = 2;
+            gc_str_free(&j);
+        }
+        gc_str_free(&t);
+    }
     gc_str_free(&o);
     gc_check_free(r);
     gc_model_free(m);

@@ -65,4 +65,8 @@ void gc_cli_progress_tick(gc_cli_progress *p, const char *fmt, ...) __attribute_
 /* the run ended: clear the terminal line, or print "done in N s" in --progress mode */
 void gc_cli_progress_done(gc_cli_progress *p);
 double gc_cli_progress_elapsed(const gc_cli_progress *p);
+
+/* gpuclean's version ("0.1.0"; main.c) */
+const char *gc_cli_version(void);
+
 #endif

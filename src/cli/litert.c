@@ -14,6 +14,8 @@
 #include "model/model.h"
 #include "runtime/litert.h"
 #include "verify/npy.h"
+#include "check/check.h"
+#include "report_out.h"
 
 static const char *HELP =
 "usage: gpuclean litert MODEL [options]\n"
@@ -49,6 +51,10 @@ static const char *HELP =
 "  --timeout SECONDS            per compile+run mode (default 120)\n"
 "  --runs N                     timed runs after the first (default 3)\n"
 "  --no-gpu-ok                  exit 0 for \"no GPU adapter: CPU only\" when the CPU ran clean\n"
+"  --html OUT.html              also write a self-contained report: runtime, version,\n"
+"                               device, residency, per-output GPU-vs-CPU numbers and the\n"
+"                               graph coloured by the checker's verdict (docs/reports.md);\n"
+"                               stdout and the exit code stay the same\n"
 "\n"
 "tolerance (GPU vs CPU): fp32 |diff| <= 1e-4 + 1e-3*max|cpu| and corr >= 0.9999;\n"
 "fp16 |diff| <= 1e-3 + 2e-2*max|cpu| and corr >= 0.999; native vs LiteRT.js CPU:\n"
@@ -149,6 +155,86 @@ static int check_model(const char *path) {
     return 0;
 }
 
+/* --html: the header (runtimes, versions, device, residency), GPU-vs-CPU numbers per
+ * output, the graph coloured by the static checker's verdict */
+static int write_html(const char *out, const gc_lrt_report *rep, const char *text) {
+    char err[512];
+    gc_model *m = gc_model_read_file(rep->model, err, sizeof err);
+    if (!m) { gc_cli_err("%s: %s", rep->model, err); return 2; }
+    gc_check_result *cr = gc_check(m, GC_TARGET_MLDRIFT, err, sizeof err);
+    if (!cr) { gc_cli_err("%s: %s", rep->model, err); gc_model_free(m); return 2; }
+    gc_arena a = {0};
+    gc_html_fact facts[16];
+    int nf = 0;
+    static const char *const RT[3] = { "", "js", "native" };
+    for (int rt = 1; rt <= 2; rt++) {
+        char k[64], v[1024];
+        if (rep->have[rt]) {
+            const gc_lrt_result *r = &rep->res[rt];
+            snprintf(k, sizeof k, "runtime (%s)", RT[rt]);
+            facts[nf++] = (gc_html_fact){ gc_arena_strdup(&a, k), r->versions_text };
+            if (r->gpu_probed) {
+                snprintf(k, sizeof k, "device (%s)", RT[rt]);
+                snprintf(v, sizeof v, "%s%s", r->gpu_available ? "" : "no GPU: ",
+                         r->gpu_available ? (r->gpu_adapter ? r->gpu_adapter : "GPU adapter")
+                                          : (r->gpu_reason ? r->gpu_reason : "no adapter"));
+                facts[nf++] = (gc_html_fact){ gc_arena_strdup(&a, k), gc_arena_strdup(&a, v) };
+            }
+            for (int i = 0; i < r->n_modes && nf < 14; i++) {
+                const gc_lrt_mode *md = &r->modes[i];
+                if (!md->gpu || !md->has_residency) continue;
+                snprintf(k, sizeof k, "residency (%s %s)", RT[rt], md->mode);
+                facts[nf++] = (gc_html_fact){ gc_arena_strdup(&a, k), md->residency_line ? md->residency_line : "" };
+            }
+        } else if (rep->opts.runtimes & rt) {
+            snprintf(k, sizeof k, "runtime (%s)", RT[rt]);
+            snprintf(v, sizeof v, "not run: %s", rep->unavailable[rt]);
+            facts[nf++] = (gc_html_fact){ gc_arena_strdup(&a, k), gc_arena_strdup(&a, v) };
+        }
+    }
+    facts[nf++] = (gc_html_fact){ "runtime", "the real LiteRT runtime (the graph's colours are gpuclean's static check)" };
+    /* one row per compared output */
+    int rows = 0;
+    for (int i = 0; i < rep->n_cmps; i++) rows += rep->cmps[i].n ? rep->cmps[i].n : 1;
+    enum { NC = 7 };
+    const char **cells = gc_arena_alloc(&a, sizeof *cells * (size_t)(rows * NC + 1));
+    bool *bad = gc_arena_alloc(&a, sizeof *bad * (size_t)(rows + 1));
+    int nr = 0;
+    for (int i = 0; cells && bad && i < rep->n_cmps; i++) {
+        const gc_lrt_cmpset *c = &rep->cmps[i];
+        char what[200];
+        snprintf(what, sizeof what, "%s %s vs %s %s", c->runtime, c->mode, c->ref_runtime, c->ref_mode);
+        for (int k = 0; k < (c->n ? c->n : 1); k++) {
+            const gc_lrt_diff *d = c->n ? &c->d[k] : NULL;
+            char b[5][200];
+            snprintf(b[0], sizeof b[0], "%s", d ? (d->sig_index ? d->sig : "") : "");
+            snprintf(b[1], sizeof b[1], "%s", d ? d->name : "");
+            snprintf(b[2], sizeof b[2], "%s", d ? d->dtype : "");
+            if (d && !d->problem[0]) snprintf(b[3], sizeof b[3], "%.4g", d->max_abs); else b[3][0] = 0;
+            if (d && !d->problem[0] && d->has_corr) snprintf(b[4], sizeof b[4], "%.6f", d->corr);
+            else snprintf(b[4], sizeof b[4], "%s", d && !d->problem[0] ? "n/a" : "");
+            const char *verdict = !d ? c->problem : d->problem[0] ? d->problem : d->pass ? (d->identical ? "ok (bit-identical)" : "ok") : "FAIL";
+            const char *row[NC] = { what, b[0][0] ? b[0] : b[1], b[2], b[3], b[4], verdict, NULL };
+            char nbuf[32];
+            snprintf(nbuf, sizeof nbuf, "%llu", d ? (unsigned long long)d->n : 0ULL);
+            row[6] = nbuf;
+            for (int j = 0; j < NC; j++) cells[(size_t)nr * NC + (size_t)j] = gc_arena_strdup(&a, row[j] ? row[j] : "");
+            bad[nr++] = !d || d->problem[0] || !d->pass;
+        }
+    }
+    static const char *const cols[NC] = { "comparison", "output", "dtype", "max|diff|", "corr", "verdict", "elements" };
+    gc_html_table t = { .caption = "GPU against CPU, per output", .n_cols = NC, .cols = cols, .n_rows = nr,
+                        .cells = cells, .bad = bad };
+    gc_html_report hr = { .verb = "litert", .model = rep->model, .version = gc_cli_version(), .verdict = rep->verdict.text,
+                          .verdict_ok = rep->exit_code == 0, .n_facts = nf, .facts = facts, .n_tables = 1, .tables = &t,
+                          .text = text };
+    int w = gc_cli_write_report(out, &hr, cr, m);
+    gc_arena_free(&a);
+    gc_check_free(cr);
+    gc_model_free(m);
+    return w;
+}
+
 int gc_cli_litert(int argc, char **argv) {
     gc_lrt_opts o;
     memset(&o, 0, sizeof o);
@@ -157,7 +243,7 @@ int gc_cli_litert(int argc, char **argv) {
     o.runtimes = GC_LRT_JS | GC_LRT_NATIVE;
     o.input_kind = GC_LRT_IN_PATTERN;
     o.runs = -1;
-    const char *out = NULL;
+    const char *out = NULL, *html = NULL;
     bool json = false, no_gpu_ok = false, quiet = false;
     gc_lrt_input *inputs = calloc((size_t)argc + 1, sizeof *inputs);
     if (!inputs) return gc_cli_usage_error("litert", "out of memory");
@@ -212,6 +298,7 @@ int gc_cli_litert(int argc, char **argv) {
             if (gc_npy_read(eq + 1, &probe, err, sizeof err) != GC_OK) { rc = gc_cli_usage_error("litert", "%s", err); goto done; }
             gc_npy_free(&probe);
         } else if (!strcmp(a, "--out")) { NEED(); out = v; }
+        else if (!strcmp(a, "--html")) { NEED(); html = v; }
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--no-gpu-ok")) no_gpu_ok = true;
@@ -232,6 +319,7 @@ int gc_cli_litert(int argc, char **argv) {
 #undef NEED
     }
     if (!o.model) { fputs(HELP, stderr); rc = 2; goto done; }
+    if ((rc = gc_cli_report_path("litert", html, o.model))) goto done;
     if ((rc = check_model(o.model))) goto done;
     if ((rc = check_inputs(o.model, inputs, o.n_inputs))) goto done;
     o.inputs = inputs;
@@ -275,6 +363,7 @@ int gc_cli_litert(int argc, char **argv) {
         static const char *const keep[] = { "residency (", "verdict: ", NULL };
         if (text.s && quiet && !json) gc_cli_write_lines(stdout, text.s, text.n, keep);
         else if (text.s) { if (json) fputs(text.s, stdout); else gc_cli_write_text(stdout, text.s, text.n); }
+        if (html && write_html(html, &rep, text.s)) rc = 2;
         gc_str_free(&text);
         gc_lrt_report_free(&rep);
     }

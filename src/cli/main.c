@@ -22,6 +22,8 @@ int gc_cli_usage_error(const char *v, const char *fmt, ...) {
     return 2;
 }
 
+const char *gc_cli_version(void) { return GPUCLEAN_VERSION; }
+
 int gc_cli_status_exit(gc_status s) {
     return s == GC_ERR_UNSUPPORTED || s == GC_ERR_RUNTIME ? 1 : 2;
 }

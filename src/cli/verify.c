@@ -27,12 +27,16 @@
 #include "interp/interp.h"
 #include "verify/compare.h"
 #include "verify/npy.h"
+#include "verify/bisect.h"
+#include "check/check.h"
+#include "report_out.h"
 
 #define MAXIO 64
 
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean verify MODEL --ref DIR [--precision fp32|fp16|fp16-acc|both]\n"
                "                       [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json] [--quiet]\n"
+               "                       [--html OUT.html]\n"
                "  Runs MODEL on the reference interpreter on DIR/input_<k>.npy (what the source\n"
                "  model was fed) and compares each output with DIR/output_<k>.npy (what it\n"
                "  returned). Pass: corr >= --min-corr (default 0.9999); with --rtol/--atol every\n"
@@ -42,6 +46,13 @@ static int usage(FILE *f) {
                "  NaN/Inf mismatches always fail.\n"
                "  --precision both (default fp32) also runs the GPU's fp16 storage precision.\n"
                "  --quiet prints only the verdict line (\"MODEL: PASS against DIR\").\n"
+               "  --html OUT.html also writes a self-contained report: the per-output numbers, the\n"
+               "  graph coloured by the checker's verdict or by per-node error, and max|diff|, rel and\n"
+               "  SNR along the graph with the first divergent node marked. The per-node errors are\n"
+               "  the interpreter at fp32 against DIR/tensors/s<S>_t<T>.npy when DIR has them (a\n"
+               "  PyTorch dump), else fp32 against the first other --precision, else fp32 against\n"
+               "  fp64 (docs/reports.md). Stdout and the exit code stay the same; an output that\n"
+               "  cannot be written is exit 2.\n"
                "  Exit 0 pass, 1 parity failed (or an op the interpreter cannot run), 2 bad usage\n"
                "  or input (malformed model, missing or unreadable reference).\n");
     return f == stdout ? 0 : 2;
@@ -49,9 +60,31 @@ static int usage(FILE *f) {
 
 typedef struct { double min_corr, rtol, atol; bool tol, argmax; } crit;
 
+/* --html: one table row per (precision, output), strings in the arena */
+#define VCOLS 8
+typedef struct { gc_arena a; const char **cells; bool *bad; int32_t n, cap_cells, cap_bad; bool oom; } vrows;
+
+static void vrow(vrows *h, gc_precision p, int k, const char *name, const gc_metrics *mt, bool undefined, bool pass) {
+    if (!h) return;
+    if (!gc_grow((void **)&h->cells, &h->cap_cells, (h->n + 1) * VCOLS, sizeof *h->cells) ||
+        !gc_grow((void **)&h->bad, &h->cap_bad, h->n + 1, sizeof *h->bad)) { h->oom = true; return; }
+    char b[VCOLS][64];
+    snprintf(b[0], sizeof b[0], "%s", gc_precision_name(p));
+    snprintf(b[1], sizeof b[1], "%d", k);
+    if (undefined) snprintf(b[3], sizeof b[3], "n/a"); else snprintf(b[3], sizeof b[3], "%.7f", mt->pearson);
+    snprintf(b[4], sizeof b[4], "%.4g", mt->max_abs);
+    snprintf(b[5], sizeof b[5], "%.3g", mt->mean_abs);
+    snprintf(b[6], sizeof b[6], "%.4f", mt->argmax_agree);
+    snprintf(b[7], sizeof b[7], "%s", pass ? "PASS" : "FAIL");
+    const char **row = h->cells + (size_t)h->n * VCOLS;
+    for (int c = 0; c < VCOLS; c++) row[c] = gc_arena_strdup(&h->a, c == 2 ? (name ? name : "") : b[c]);
+    for (int c = 0; c < VCOLS; c++) if (!row[c]) h->oom = true;
+    h->bad[h->n++] = !pass;
+}
+
 /* run one precision; append results; returns 0 pass, 1 fail, 2 error */
 static int run_one(const gc_model *m, const char *path, gc_precision p, gc_npy *ins, int n_in,
-                   gc_npy *refs, int n_ref, const crit *c, bool json, gc_str *o, bool *first) {
+                   gc_npy *refs, int n_ref, const crit *c, bool json, gc_str *o, bool *first, vrows *hr) {
     gc_interp_opts io = { .precision = p, .signature = GC_SIG_AUTO };
     char err[512];
     gc_interp *it = gc_interp_new(m, &io, err, sizeof err);
@@ -113,6 +146,7 @@ static int run_one(const gc_model *m, const char *path, gc_precision p, gc_npy *
         bool nonfinite = mt.nan_mismatch || mt.inf_mismatch;
         bool pass = corr_ok && (!use_tol || mt.pass) && (!c->argmax || mt.argmax_agree == 1.0) && !nonfinite;
         if (!pass) rc = 1;
+        vrow(hr, p, k, v.name, &mt, undefined, pass);
         const char *why = mt.n == 1 ? "1 element" : mt.n_finite < 2 ? "fewer than 2 finite values" : "constant output";
         if (json) {
             gc_str_printf(o, "%s{\"precision\":\"%s\",\"output\":%d,\"name\":", *first ? "" : ",", gc_precision_name(p), k);
@@ -156,10 +190,68 @@ static int load_set(const char *dir, const char *stem, gc_npy *arr, int *n) {
     return 0;
 }
 
+/* the per-node error run feeds the interpreter the reference inputs */
+typedef struct { const gc_npy *ins; int n; } feed;
+
+static gc_status feed_input(const gc_tview *v, int k, void *user) {
+    const feed *f = user;
+    if (k < 0 || k >= f->n || f->ins[k].dtype != v->dtype || f->ins[k].nbytes != v->nbytes) return GC_ERR_USAGE;
+    memcpy(v->data, f->ins[k].data, v->nbytes);
+    return GC_OK;
+}
+
+static int write_html(const char *out, const char *path, const char *ref, const gc_model *m, const gc_precision *precs,
+                      int np, const gc_npy *ins, int n_in, const crit *c, int rc, vrows *hr, const char *text) {
+    char err[512], dir[1100], title[400], note[700] = "", crit_s[96];
+    if (hr->oom) { gc_cli_err("%s: out of memory", out); return 2; }
+    gc_check_result *cr = gc_check(m, GC_TARGET_MLDRIFT, err, sizeof err);
+    if (!cr) { gc_cli_err("%s: %s", path, err); return 2; }
+    /* per-node errors: reference tensors if DIR has them, else fp32 vs the other precision / fp64 */
+    feed f = { ins, n_in };
+    gc_bisect_opts bo = { .a = GC_PREC_FP32, .b = GC_PREC_FP64, .tol = 1e-2, .qmode = GC_QMODE_TFLITE,
+                          .fill = feed_input, .fill_user = &f };
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s/tensors", ref);
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) bo.ref_dir = ref;
+    else for (int i = 0; i < np; i++) if (precs[i] != GC_PREC_FP32) { bo.b = precs[i]; break; }
+    gc_bisect_result br;
+    gc_html_series s;
+    gc_html_probe *probes = NULL;
+    bool have = gc_bisect(m, &bo, &br, err, sizeof err) == GC_OK;
+    if (have) {
+        snprintf(title, sizeof title, "%s (reference) vs %s", br.a_desc, br.b_desc);
+        if (!gc_cli_bisect_series(&br, title, &s, &probes)) { gc_bisect_free(&br); have = false; snprintf(note, sizeof note, "out of memory"); }
+    } else snprintf(note, sizeof note, "not measured: %s", err);
+    snprintf(crit_s, sizeof crit_s, "corr >= %g%s%s", c->min_corr, c->tol ? ", elementwise tolerance" : "",
+             c->argmax ? ", argmax agrees" : "");
+    gc_html_fact facts[] = {
+        { "reference", ref }, { "criterion", crit_s },
+        { "runtime", "gpuclean's reference interpreter (no GPU runtime; gpuclean litert runs the real one)" },
+        { note[0] ? "per-node errors" : NULL, note },
+    };
+    static const char *const cols[VCOLS] = { "precision", "output", "name", "corr", "max|diff|", "mean|diff|",
+                                             "argmax", "verdict" };
+    gc_html_table t = { .caption = "Outputs against the source model", .n_cols = VCOLS, .cols = cols,
+                        .n_rows = hr->n, .cells = hr->cells, .bad = hr->bad };
+    char verdict[1200];
+    snprintf(verdict, sizeof verdict, "%s against %s", rc == 0 ? "PASS" : "FAIL", ref);
+    gc_html_report rep = { .verb = "verify", .model = path, .version = gc_cli_version(), .verdict = verdict,
+                           .verdict_ok = rc == 0, .n_facts = 4, .facts = facts, .n_tables = 1, .tables = &t,
+                           .n_series = have ? 1 : 0, .series = have ? &s : NULL, .text = text };
+    int w = gc_cli_write_report(out, &rep, cr, m);
+    if (have) gc_bisect_free(&br);
+    free(probes);
+    gc_check_free(cr);
+    (void)np;
+    return w;
+}
+
 int gc_cli_verify(int argc, char **argv) {
     const char *path = NULL, *ref = NULL, *prec = "fp32";
     crit c = { .min_corr = 0.9999, .rtol = 0, .atol = 0 };
     bool json = false, quiet = false;
+    const char *html = NULL;
+    vrows hr; memset(&hr, 0, sizeof hr);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout);
@@ -167,6 +259,7 @@ int gc_cli_verify(int argc, char **argv) {
         else if (!strcmp(a, "--argmax")) c.argmax = true;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--ref") && val) { ref = val; i++; }
+        else if (!strcmp(a, "--html") && val) { html = val; i++; }
         else if (!strcmp(a, "--precision") && val) { prec = val; i++; }
         else if ((!strcmp(a, "--min-corr") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) && val) {
             char *end; double d = strtod(val, &end);
@@ -180,6 +273,7 @@ int gc_cli_verify(int argc, char **argv) {
     if (!path) return gc_cli_usage_error("verify", "no model given (gpuclean verify MODEL --ref DIR)");
     if (!ref) return gc_cli_usage_error("verify", "no reference directory given (--ref DIR)");
     if (gc_cli_input_file(path)) return 2;
+    if (gc_cli_report_path("verify", html, path)) return 2;
     gc_precision precs[2]; int np = 0;
     if (!strcmp(prec, "both")) { precs[np++] = GC_PREC_FP32; precs[np++] = GC_PREC_FP16; }
     else {
@@ -200,7 +294,7 @@ int gc_cli_verify(int argc, char **argv) {
         if (json) { gc_str_puts(&o, "{\"schema\":1,\"model\":"); gc_str_json(&o, path);
                     gc_str_puts(&o, ",\"reference\":"); gc_str_json(&o, ref); gc_str_puts(&o, ",\"results\":["); }
         for (int i = 0; i < np && rc != 2; i++) {
-            int r = run_one(m, path, precs[i], ins, n_in, refs, n_ref, &c, json, &o, &first);
+            int r = run_one(m, path, precs[i], ins, n_in, refs, n_ref, &c, json, &o, &first, html ? &hr : NULL);
             if (r > rc) rc = r;
         }
         if (json) gc_str_printf(&o, "],\"pass\":%s}\n", rc == 0 ? "true" : "false");
@@ -210,10 +304,12 @@ int gc_cli_verify(int argc, char **argv) {
             while (k > 0 && o.s[k - 1] != '\n') k--;
             gc_cli_write_text(stdout, o.s + k, o.n - k);
         } else if (rc != 2 && o.s) { if (json) fwrite(o.s, 1, o.n, stdout); else gc_cli_write_text(stdout, o.s, o.n); }
+        if (html && rc != 2 && write_html(html, path, ref, m, precs, np, ins, n_in, &c, rc, &hr, o.s)) rc = 2;
         gc_str_free(&o);
     }
     for (int k = 0; k < n_in; k++) gc_npy_free(&ins[k]);
     for (int k = 0; k < n_ref; k++) gc_npy_free(&refs[k]);
     gc_model_free(m);
+    free(hr.cells); free(hr.bad); gc_arena_free(&hr.a);
     return rc;
 }

@@ -66,6 +66,7 @@ static int record_a(int32_t op, const gc_tview *outs, int n_outs, void *user) {
 /* Compare reference a (n floats) with b; fills the node's error fields. */
 static void measure(gc_bisect_node *nd, const float *a, const float *b, size_t n) {
     double mx = 0, ref = 0; int64_t worst = 0; bool nonfinite = false;
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0, sdd = 0; size_t nf = 0;   /* finite pairs */
     for (size_t i = 0; i < n; i++) {
         double x = a[i], y = b[i];
         if (isfinite(x) != isfinite(y) || (isnan(x) != isnan(y))) { if (!nonfinite) worst = (int64_t)i; nonfinite = true; continue; }
@@ -73,7 +74,13 @@ static void measure(gc_bisect_node *nd, const float *a, const float *b, size_t n
         double d = fabs(x - y);
         if (fabs(x) > ref) ref = fabs(x);
         if (d > mx) { mx = d; if (!nonfinite) worst = (int64_t)i; }
+        sa += x; sb += y; saa += x * x; sbb += y * y; sab += x * y; sdd += d * d; nf++;
     }
+    /* SNR of b against the reference a in dB (+inf when equal), Pearson correlation
+     * (NaN with fewer than two finite pairs or a constant side) */
+    nd->snr_db = sdd > 0 ? 10 * log10(saa / sdd) : (nf ? INFINITY : NAN);
+    double va = saa - sa * sa / (double)(nf ? nf : 1), vb = sbb - sb * sb / (double)(nf ? nf : 1);
+    nd->corr = nf >= 2 && va > 0 && vb > 0 ? (sab - sa * sb / (double)nf) / sqrt(va * vb) : NAN;
     nd->max_abs = mx; nd->ref_max = ref; nd->nonfinite = nonfinite;
     nd->rel = nonfinite ? INFINITY : mx / (ref > 1e-30 ? ref : 1e-30);
     if (mx == 0 && !nonfinite) nd->rel = 0;

@@ -32,6 +32,8 @@ typedef struct {
     int rank; int32_t shape[GC_MAX_RANK];
     double rel, max_abs, ref_max;   /* the error measure, max |a-b|, max |a| */
     double gain;                    /* rel / max(rel of inputs, 2^-11) */
+    double snr_db;                  /* 10 log10(sum a^2 / sum (a-b)^2) over finite pairs; +inf equal */
+    double corr;                    /* Pearson correlation of a and b; NaN when undefined */
     int64_t worst;                  /* flat index of the largest |a-b| */
     double worst_a, worst_b;
     bool nonfinite;                 /* NaN/Inf on one side only */
