@@ -53,3 +53,33 @@ GC_TEST(fix_cumsum_canon) {
     run_free(&r);
     gc_model_free(m);
 }
+
+/* runtime [5] against a constant [2,3,4,5]: reshaping alone left it wrong on the H200
+ * (sweep ew_add_r1_r4_const), so rank_align also TILEs it to [2,3,4,5]; a runtime [24,4,4]
+ * against a constant [1,24,4,4] needs no tile (Swin's case, fixed by the reshape) */
+GC_TEST(fix_rank_align_tiles_broadcast_against_const) {
+    for (int swin = 0; swin < 2; swin++) {
+        mb b = mb_new();
+        float k[2 * 3 * 4 * 5];
+        for (int i = 0; i < 120; i++) k[i] = 0.01f * (float)i - 0.5f;
+        int32_t x = swin ? T(&b, "x", GC_T_FLOAT32, 3, V(6, 4, 5)) : T(&b, "x", GC_T_FLOAT32, 1, V(5));
+        int32_t c = swin ? C(&b, "k", GC_T_FLOAT32, 4, V(1, 6, 4, 5), k, sizeof(float) * 120)
+                         : C(&b, "k", GC_T_FLOAT32, 4, V(2, 3, 4, 5), k, sizeof k);
+        int32_t y = swin ? T(&b, "y", GC_T_FLOAT32, 4, V(1, 6, 4, 5)) : T(&b, "y", GC_T_FLOAT32, 4, V(2, 3, 4, 5));
+        OP(&b, GC_OP_ADD, 1, 2, V(x, c), 1, V(y));
+        IO(&b, 1, V(x), 1, V(y));
+        run r;
+        fix_run(b.m, NULL, &r, true);
+        CHECK_EQ_INT(sites(r.r, "rank_align"), 1);
+        CHECK_EQ_INT(count_ops(b.m, GC_OP_RESHAPE), 1);
+        CHECK_EQ_INT(count_ops(b.m, GC_OP_TILE), swin ? 0 : 1);
+        const gc_op *o = first_op(b.m, GC_OP_ADD);
+        const gc_subgraph *sg = &b.m->subgraphs[0];
+        if (o && !swin) {   /* equal shapes meet */
+            CHECK_EQ_INT(sg->tensors[o->inputs[0]].rank, 4);
+            CHECK(!memcmp(sg->tensors[o->inputs[0]].shape, sg->tensors[o->inputs[1]].shape, 4 * sizeof(int32_t)));
+        }
+        run_free(&r);
+        gc_model_free(b.m);
+    }
+}
