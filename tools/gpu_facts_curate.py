@@ -26,7 +26,7 @@ def fact(i,op,when,prec,cases,fix,msg,rts=('native-2.3.0','js-2.5.3')):
 ew=[f"ew_{o}_r{a}_r{b}_const" for o in ('add','sub','mul','div','maximum') for a,b in ((1,2),(1,3),(1,4),(2,3),(2,4),(3,4))]+['ew_add_swin_24x49x49_const','ew_add_swin_4x7x7_1x4x7x7_const','ew_add_swin_4x7x7_2x4x7x7_const','ew_add_const_r4_rt_r2']
 ew=[c for c in ew if ('native-2.3.0',c,'fp32') in D]
 fact('numerics.mixed_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','lo.const=0 hi.const=1 lo.dim0>1 bcast_meet>1','any',ew,'fix.broadcast.rank4',
- 'a runtime operand of lower rank than the constant it meets is misaligned on the GPU; reshaping it to the constant\'s rank fixes it only when no broadcast remains')
+ 'a runtime operand of lower rank than the constant it meets is misaligned on the GPU; gpuclean fix reshapes it to the constant\'s rank and TILEs it to the output shape at rank 4 (measured right)')
 bmm_lo=[f"bmm_{k}_ax{x}_ay{y}" for k in ('rank4_rhs_rank3','rhs_rank2') for x in (0,1) for y in (0,1)]
 fact('numerics.bmm_batch_broadcast','BATCH_MATMUL','lo.rank>=2 in1.const=0','any',bmm_lo,'fix.bmm.batch_explicit','BATCH_MATMUL with operands of different ranks (a broadcast batch) computes wrong numbers on the GPU')
 fact('numerics.bmm_batch_broadcast','BATCH_MATMUL','in0.rank=3 in1.rank=3 in0.dim0=1 in1.dim0>1','any',[f"bmm_lhs_b1_ax{x}_ay{y}" for x in (0,1) for y in (0,1)],'fix.bmm.batch_explicit','BATCH_MATMUL whose lhs batch 1 broadcasts computes wrong numbers on the GPU')

@@ -82,12 +82,46 @@ static int apply(gc_fix_ctx *c, int32_t op) {
             tiled |= mult[d] != 1;
         }
         if (tiled) {
-            int32_t mc = fx_const_i32(c, y.name, "tile_multiples", hi->rank, mult);
-            int32_t full = fx_new_tensor(c, y.name, "tiled", lo->type, y.rank, y.shape, lo->quant);
+            /* at rank 4: a TILE and an op of rank 2/3 stayed wrong on the H200 (sweep
+             * ew_*_r1_r2_const / r1_r3 / r2_r3 after the tile), rank 4 was right */
+            int R = 4, pad = R - hi->rank;
+            int32_t s4[GC_FIX_MAXR], y4[GC_FIX_MAXR], h4[GC_FIX_MAXR], m4[GC_FIX_MAXR];
+            for (int d = 0; d < R; d++) {
+                bool lead = d < pad;
+                s4[d] = lead ? 1 : shape[d - pad];
+                y4[d] = lead ? 1 : y.shape[d - pad];
+                h4[d] = lead ? 1 : hi->shape[d - pad];
+                m4[d] = lead ? 1 : mult[d - pad];
+            }
+            if (pad > 0) {
+                int32_t l4 = fx_new_tensor(c, y.name, "rank4", lo->type, R, s4, lo->quant);
+                if (l4 < 0 || fx_add_reshape(c, at++, lr, l4) < 0) return -1;
+                lr = l4;
+                char hn[600];
+                snprintf(hn, sizeof hn, "%s/gc_fix/const_rank4", y.name);
+                int32_t h = gc_sg_add_tensor(c->m, c->sg, hn, hi->type, R, h4, fx_t(c, hi->index)->buffer);
+                if (h < 0) { c->oom = true; return -1; }
+                fx_t(c, h)->quant = (gc_quant *)hi->quant;
+                if (in[0] == hi->index) in[0] = h; else in[1] = h;
+            }
+            int32_t mc = fx_const_i32(c, y.name, "tile_multiples", R, m4);
+            int32_t full = fx_new_tensor(c, y.name, "tiled", lo->type, R, y4, lo->quant);
             if (mc < 0 || full < 0) return -1;
             int32_t tin[2] = { lr, mc };
-            if (fx_add_op(c, at++, GC_OP_TILE, fx_version_for(GC_OP_TILE, lo->type, y.rank), 2, tin, 1, &full) < 0)
+            if (fx_add_op(c, at++, GC_OP_TILE, fx_version_for(GC_OP_TILE, lo->type, R), 2, tin, 1, &full) < 0)
                 return -1;
+            if (pad > 0) {   /* the op at rank 4, then back to y's shape */
+                if (in[0] == lo->index) in[0] = full; else in[1] = full;
+                int32_t o4 = fx_new_tensor(c, y.name, "out_rank4", y.type, R, y4, y.quant);
+                if (o4 < 0) return -1;
+                int32_t k4 = fx_add_op(c, at++, code, version, 2, in, 1, &o4);
+                if (k4 < 0) return -1;
+                fx_op(c, k4)->opt = opt;
+                if (fx_add_reshape(c, at, o4, y.index) < 0) return -1;
+                fx_note(c, "RESHAPE '%s' to rank 4, TILE to the output's shape, %s at rank 4, RESHAPE back",
+                        lo->name, gc_builtin_name(code));
+                return 1;
+            }
             lr = full;
         }
     }

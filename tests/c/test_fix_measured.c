@@ -19,7 +19,7 @@ enum { BM = 4, BK = 8, BN = 6 };
  * tools/sweep/sweep_matmul.c builds them; rhs constant when rconst */
 static gc_model *bmm_model(int lbn, const int32_t *lb, int rbn, const int32_t *rb, bool rconst, bool ax, bool ay) {
     mb b = mb_new();
-    int32_t ls[4], rs[4], os[4];
+    int32_t ls[8], rs[8], os[8];   /* ranks up to 5 (the rank-5 decline case) */
     for (int i = 0; i < lbn; i++) ls[i] = lb[i];
     for (int i = 0; i < rbn; i++) rs[i] = rb[i];
     ls[lbn] = ax ? BK : BM; ls[lbn + 1] = ax ? BM : BK;
