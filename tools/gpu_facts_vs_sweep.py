@@ -2,7 +2,10 @@
 """Does `gpuclean check --runtime R --precision P` agree with the H200 sweep? Every measured case
 (ok / wrong / init_failed; fixed twins excluded) is checked: wrong -> gpu_correct false, init_failed
 -> no GPU node (or wrong), ok -> GPU-clean and correct. Prints the counts and every disagreement."""
-import json,subprocess,collections,sys
+import json,subprocess,collections,sys,os
+os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+subprocess.run(['make','-s','build/gpuclean','build/gpu-sweep'],check=True)
+subprocess.run(['build/gpu-sweep','build/gpu-sweep-models'],check=True,stdout=subprocess.DEVNULL)
 res=collections.Counter(); bad=[]
 for rt,arg in (('native-2.3.0','native-2.3'),('js-2.5.3','js-2.5')):
     rows={}

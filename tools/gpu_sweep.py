@@ -144,6 +144,7 @@ def cmd_pack(a):
             "install a copy here first (rm it, then runtime/litert/setup.sh)" % os.path.realpath(nm))
     build_generator()
     cases = shard_of(generate(STAGE, a.only), a.shard)
+    every = list(cases)
     if a.missing:   # only the cases a collected data folder has no row for (an unfinished run)
         have = set()
         for fn in os.listdir(a.missing):
@@ -156,7 +157,7 @@ def cmd_pack(a):
     dest = os.path.abspath(a.dest)
     files = [os.path.join(STAGE, c["file"]) for c in cases]
     if a.fixed:
-        cases = cases + fixed_cases(cases, a.fixed)
+        cases = cases + fixed_cases(every, a.fixed)   # fixed twins of every case, measured or not
         files = [os.path.join(STAGE, c["file"]) for c in cases]
     env = dict(os.environ, XZ_LEVEL=os.environ.get("XZ_LEVEL", "6"))
     r = subprocess.run([os.path.join(top, "runtime", "litert", "pack.sh"), "--dest", dest] + files, env=env)
