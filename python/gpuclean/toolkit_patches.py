@@ -54,6 +54,7 @@ from .rewrites import (SafeInstanceNorm2d, ZeroStuffConvT1d, ZeroStuffConvT2d, p
                        pixelshuffle_to_conv_transpose)
 from .rewrites._util import Patch, probe_equal, swap_modules
 from .rewrites.misc import edge_pad
+from .rewrites.norms import _factors   # prime factors, smallest first
 from .rewrites.norms import SafeGroupNorm, safe_layer_norm, safe_rms_norm
 
 log = logging.getLogger("litert_gpu_toolkit")
@@ -640,18 +641,6 @@ def patch_maxpool_zeropad(model: nn.Module, exact: bool = True) -> int:
 
 
 # ---- means, norms --------------------------------------------------------------------------
-
-def _factors(n):
-    out, f = [], 2
-    while n > 1 and f * f <= n:
-        while n % f == 0:
-            out.append(f)
-            n //= f
-        f += 1
-    if n > 1:
-        out.append(n)
-    return out
-
 
 def hierarchical_mean(x):
     """x.mean((-2, -1), keepdim=True) as a chain of AVERAGE_POOL_2D stages, one per prime
