@@ -9,10 +9,14 @@ the GPU measured (docs/fp16-model.md says what the two emulations do).
         predicted = max|interp fp16 - interp fp32| per output with the row's runtime
         (native or js), measured = max|GPU fp16 - CPU| of that runtime. Prints a Markdown
         table and the share of outputs within 3x, per runtime.
-    tools/fp16_predict.py pack [--dest .device-fp16] [MODEL ...]
-        the corpus float models (default: every ../shared/corpus/*.tflite) into a pack for
-        the GPU machine (runtime/litert/pack.sh --dest DIR); run there with
-        `OUT=... TEXT=0 RUNS=1 bash runtime/litert/device.sh .device-fp16`
+    tools/fp16_predict.py pack [--dest .device-fp16] [--probes N] [MODEL ...]
+        one pack for the GPU machine (runtime/litert/pack.sh --dest DIR): the float
+        models of ../shared/corpus (names without quant / ptq / int8; or the MODELs given), two fp16 semantics models made
+        with litert-torch (fp16sem_overflow: (300x)^2 past 65504, does the store saturate
+        or give inf; fp16sem_zero_row_norm: a LayerNorm decomposition over a row of zeros
+        with eps 1e-12, finite or NaN), and N prefix probes (tools/gpu_bisect.py) of each
+        of the zoo's GPU-clean final twins (their reference token ids travel as inputs);
+        run there with `OUT=... JOBS=8 TEXT=0 RUNS=1 bash runtime/litert/device.sh .device-fp16`
     tools/fp16_predict.py collect DIR [--kind corpus|probe|zoo]
         DIR/reports.jsonl + DIR/env.txt (device.sh's output) -> one row per model, runtime
         and mode in data/gpu/fp16/<runtime>-<version>__<device>.jsonl (rows for the same
@@ -91,15 +95,20 @@ def zoo_dirs(zoo_root):
     return out
 
 
-def ref_inputs(folder):
-    """The recipe's reference inputs when they travelled with the pack (small: token ids)."""
+def ref_input_files(folder):
+    """The recipe's reference inputs when they travel with a pack (small: token ids)."""
     ref = os.path.join(folder, "ref") if folder else ""
     if not os.path.isdir(ref):
         return None
-    fs = [os.path.join(ref, f) for f in sorted(os.listdir(ref)) if f.startswith("input_")]
+    fs = [os.path.join(ref, f) for f in os.listdir(ref) if re.match(r"^input_\d+\.npy$", f)]
     if fs and sum(os.path.getsize(f) for f in fs) <= MAX_INPUT_KB * 1024:
-        return [np.load(f) for f in sorted(fs, key=lambda p: int(re.findall(r"\d+", os.path.basename(p))[0]))]
+        return sorted(fs, key=lambda p: int(re.findall(r"\d+", os.path.basename(p))[0]))
     return None
+
+
+def ref_inputs(folder):
+    fs = ref_input_files(folder)
+    return [np.load(f) for f in fs] if fs else None
 
 
 # ---- files ----------------------------------------------------------------------------------
@@ -258,7 +267,8 @@ def cmd_table(a):
             f = zoo_file(it["model"], it["file"], it["twin"], zoo)
             inputs = ref_inputs(zoo.get(it["model"]))
         elif it["kind"] == "probe":
-            f, inputs = probe_file(it["stem"], zoo), None
+            f = probe_file(it["stem"], zoo)
+            inputs = ref_inputs(zoo.get(it["stem"].split("__")[0]))
         else:
             f, inputs = corpus_file(it["stem"]), None
         name = it["stem"]
@@ -320,21 +330,80 @@ def cmd_table(a):
 
 # ---- pack / collect -------------------------------------------------------------------------
 
+# zoo finals that run whole on the GPU (docs/measurements/h200-zoo-2026-12-01.md) and
+# whose twins give finite outputs: their prefix probes
+PROBE_ZOO = ["mobilenet_v3_small", "convnext_atto", "shufflenet_v2_x0_5", "mobilevit_xxs", "vit_ti16_torchvision",
+             "dinov2_small", "whisper_tiny_encoder", "llama_gqa", "qwen3_gqa", "bert_tiny", "yolos_tiny"]
+
+SEMANTICS = r"""
+import sys, torch, litert_torch
+class Overflow(torch.nn.Module):      # (300 x)^2 with x = 0.5 + 0.5 sin(...): up to 9e4 > 65504
+    def forward(self, x):
+        y = x * 300.0
+        return y * y, y * 0.5
+class ZeroRowNorm(torch.nn.Module):   # row 1 is zeros: var 0, eps 1e-12 (0 in half)
+    def forward(self, x):
+        z = x * torch.tensor([1.0, 0.0]).reshape(1, 2, 1)
+        m = z.mean(-1, keepdim=True)
+        v = ((z - m) ** 2).mean(-1, keepdim=True)
+        return (z - m) * torch.rsqrt(v + 1e-12)
+x = torch.rand(1, 2, 64)
+for name, mod in (("fp16sem_overflow", Overflow()), ("fp16sem_zero_row_norm", ZeroRowNorm())):
+    litert_torch.convert(mod.eval(), (x,)).export(sys.argv[1] + "/" + name + ".tflite")
+"""
+
+
 def cmd_pack(a):
     corpus = os.path.join(SHARED, "corpus")
-    models = a.models
-    if not models and os.path.isdir(corpus):
-        models = sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith(".tflite"))
+    models = list(a.models)
+    if not models and os.path.isdir(corpus):       # the float ones: integer models' fp16 is another story
+        models = sorted(os.path.join(corpus, f) for f in os.listdir(corpus)
+                        if f.endswith(".tflite") and not re.search(r"quant|ptq|int8", f))
+    stage = os.path.join(top, "build", "fp16-device", "models")
+    os.makedirs(stage, exist_ok=True)
+    r = subprocess.run([sys.executable, "-c", SEMANTICS, stage], capture_output=True, text=True)
+    if r.returncode == 0:
+        models += [os.path.join(stage, f) for f in ("fp16sem_overflow.tflite", "fp16sem_zero_row_norm.tflite")]
+    else:
+        print("fp16_predict: semantics models not made (litert-torch): %s" % r.stderr.strip()[-300:], file=sys.stderr)
+    zoo = zoo_dirs(a.zoo)
+    inputs = {}
+    for name in PROBE_ZOO if a.probes > 0 else []:
+        twin = zoo_file(name, "final", True, zoo)
+        if not twin:
+            print("fp16_predict: no %s twin (make zoo): no probes for it" % name, file=sys.stderr)
+            continue
+        pdir = os.path.join(top, "build", "fp16-probes")
+        p = subprocess.run([sys.executable, os.path.join(top, "tools", "gpu_bisect.py"), "probes", twin, pdir,
+                            "--points", str(a.probes)], capture_output=True, text=True)
+        if p.returncode != 0:
+            print("fp16_predict: probes of %s: %s" % (name, p.stderr.strip()[-300:]), file=sys.stderr)
+            continue
+        for line in p.stdout.splitlines():
+            mm = re.match(r"^op\s+(\d+)\s", line)
+            if mm:
+                stem = "%s__final__twin__op%04d" % (name, int(mm.group(1)))
+                models.append(os.path.join(pdir, stem + ".tflite"))
+                ri = ref_input_files(zoo.get(name))
+                if ri:
+                    inputs[stem] = ri
     if not models:
         print("fp16_predict: no models (../shared/corpus is absent; name the files)", file=sys.stderr)
         return 2
     dest = os.path.join(top, a.dest) if not os.path.isabs(a.dest) else a.dest
     r = subprocess.run([os.path.join(top, "runtime", "litert", "pack.sh"), "--dest", dest] + models)
-    if r.returncode == 0:
-        print("fp16_predict: %d models packed in %s; on the GPU machine:\n"
-              "  OUT=$OUT TEXT=0 RUNS=1 bash runtime/litert/device.sh %s\n"
-              "then here: tools/fp16_predict.py collect <the fetched folder>" % (len(models), dest, a.dest))
-    return r.returncode
+    if r.returncode != 0:
+        return r.returncode
+    idir = os.path.join(dest, "inputs")
+    shutil.rmtree(idir, ignore_errors=True)
+    for stem, fs in inputs.items():
+        os.makedirs(os.path.join(idir, stem))
+        for f in fs:
+            shutil.copyfile(f, os.path.join(idir, stem, os.path.basename(f)))
+    print("fp16_predict: %d models packed in %s (%d with their own inputs); on the GPU machine:\n"
+          "  OUT=$OUT JOBS=8 TEXT=0 RUNS=1 bash runtime/litert/device.sh %s\n"
+          "then here: tools/fp16_predict.py collect <the fetched folder>" % (len(models), dest, len(inputs), a.dest))
+    return 0
 
 
 def slug(s):
@@ -403,6 +472,8 @@ def main():
     p = sub.add_parser("pack")
     p.add_argument("models", nargs="*")
     p.add_argument("--dest", default=".device-fp16")
+    p.add_argument("--probes", type=int, default=6, help="prefix probes per zoo twin (0: none)")
+    p.add_argument("--zoo", default=os.path.join(top, "build", "zoo"))
     c = sub.add_parser("collect")
     c.add_argument("dir")
     c.add_argument("--kind", choices=["corpus", "probe", "zoo"])
