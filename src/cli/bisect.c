@@ -383,9 +383,9 @@ int gc_cli_bisect(int argc, char **argv) {
             interp_only = true; i++;
         } else if (!strcmp(a, "--ref") && val) { o.ref_dir = val; interp_only = true; i++; }
         else if (!strcmp(a, "--gpu-runtime") && val) {
-            int g = gc_gpu_runtime_parse(val);
-            if (g < 0) return gc_cli_usage_error("bisect", "--gpu-runtime must be native or js, not '%s'", val);
-            o.gpu_runtime = (gc_gpu_runtime)g; interp_only = true; i++;
+            int grt = gc_f16_runtime_parse(val);
+            if (grt < 0) return gc_cli_usage_error("bisect", "--gpu-runtime must be native or js, not '%s'", val);
+            o.gpu_runtime = (gc_f16_runtime)grt; interp_only = true; i++;
         }
         else if (!strcmp(a, "--pattern") && val) {
             if (strcmp(val, "sin")) USAGE("unknown pattern '%s' (sin)", val);

@@ -194,7 +194,7 @@ int gc_cli_run(int argc, char **argv) {
     if (!out_dir) return gc_cli_usage_error("run", "--out DIR is required");
     int prec = gc_precision_parse(prec_arg);
     if (prec < 0) return gc_cli_usage_error("run", "--precision must be fp32, fp16, fp16-acc or fp64, not '%s'", prec_arg);
-    int grt = gc_gpu_runtime_parse(grt_arg);
+    int grt = gc_f16_runtime_parse(grt_arg);
     if (grt < 0) return gc_cli_usage_error("run", "--gpu-runtime must be native or js, not '%s'", grt_arg);
     int qmode = gc_qmode_parse(qmode_arg);
     if (qmode < 0) return gc_cli_usage_error("run", "--int-arith must be tflite or xnnpack, not '%s'", qmode_arg);
@@ -238,7 +238,7 @@ int gc_cli_run(int argc, char **argv) {
         }
     }
     gc_interp_opts o = { .precision = (gc_precision)prec, .qmode = (gc_qmode)qmode, .signature = sig,
-                         .threads = (int)threads, .gpu_runtime = (gc_gpu_runtime)grt };
+                         .threads = (int)threads, .gpu_runtime = (gc_f16_runtime)grt };
     if (dump_all) { o.on_node = on_node; o.ask = ask_node; o.user = &dc; dc.enabled = true; }
     it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) { gc_cli_err("gpuclean run: %s: %s", model_path, err); goto done; }
@@ -295,7 +295,7 @@ int gc_cli_run(int argc, char **argv) {
     gc_str_printf(&man, ",\n  \"subgraph\": %d,\n  \"precision\": \"%s\",\n  \"gpu_runtime\": \"%s\",\n"
                   "  \"int_arith\": \"%s\",\n  \"inputs\": [",
                   (int)gc_interp_entry_subgraph(it), gc_precision_name((gc_precision)prec),
-                  gc_gpu_runtime_name((gc_gpu_runtime)grt), gc_qmode_name((gc_qmode)qmode));
+                  gc_f16_runtime_name((gc_f16_runtime)grt), gc_qmode_name((gc_qmode)qmode));
     for (int k = 0; k < n_in; k++) {
         gc_tview v = gc_interp_input(it, k);
         const char *source;

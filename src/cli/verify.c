@@ -59,7 +59,7 @@ static int usage(FILE *f) {
     return f == stdout ? 0 : 2;
 }
 
-typedef struct { double min_corr, rtol, atol; bool tol, argmax; gc_gpu_runtime grt; } crit;
+typedef struct { double min_corr, rtol, atol; bool tol, argmax; gc_f16_runtime grt; } crit;
 
 /* --html: one table row per (precision, output), strings in the arena */
 #define VCOLS 8
@@ -263,9 +263,9 @@ int gc_cli_verify(int argc, char **argv) {
         else if (!strcmp(a, "--html") && val) { html = val; i++; }
         else if (!strcmp(a, "--precision") && val) { prec = val; i++; }
         else if (!strcmp(a, "--gpu-runtime") && val) {
-            int g = gc_gpu_runtime_parse(val);
+            int g = gc_f16_runtime_parse(val);
             if (g < 0) return gc_cli_usage_error("verify", "--gpu-runtime must be native or js, not '%s'", val);
-            c.grt = (gc_gpu_runtime)g; i++;
+            c.grt = (gc_f16_runtime)g; i++;
         }
         else if ((!strcmp(a, "--min-corr") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) && val) {
             char *end; double d = strtod(val, &end);
@@ -299,7 +299,7 @@ int gc_cli_verify(int argc, char **argv) {
         bool first = true;
         if (json) { gc_str_puts(&o, "{\"schema\":1,\"model\":"); gc_str_json(&o, path);
                     gc_str_puts(&o, ",\"reference\":"); gc_str_json(&o, ref);
-                    gc_str_printf(&o, ",\"gpu_runtime\":\"%s\",\"results\":[", gc_gpu_runtime_name(c.grt)); }
+                    gc_str_printf(&o, ",\"gpu_runtime\":\"%s\",\"results\":[", gc_f16_runtime_name(c.grt)); }
         for (int i = 0; i < np && rc != 2; i++) {
             int r = run_one(m, path, precs[i], ins, n_in, refs, n_ref, &c, json, &o, &first, html ? &hr : NULL);
             if (r > rc) rc = r;

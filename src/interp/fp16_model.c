@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-const char *gc_gpu_runtime_name(gc_gpu_runtime r) { return r == GC_GPU_JS ? "js" : "native"; }
+const char *gc_f16_runtime_name(gc_f16_runtime r) { return r == GC_GPU_JS ? "js" : "native"; }
 
-int gc_gpu_runtime_parse(const char *s) {
+int gc_f16_runtime_parse(const char *s) {
     if (!s) return -1;
     if (!strcmp(s, "native")) return GC_GPU_NATIVE;
     if (!strcmp(s, "js")) return GC_GPU_JS;
@@ -32,6 +32,6 @@ static const gc_f16_model js_model = {
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
 };
 
-const gc_f16_model *gc_f16_model_for(gc_gpu_runtime r) {
+const gc_f16_model *gc_f16_model_for(gc_f16_runtime r) {
     return r == GC_GPU_JS ? &js_model : &native_model;
 }

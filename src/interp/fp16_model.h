@@ -25,9 +25,9 @@
 
 #include <stdbool.h>
 
-typedef enum { GC_GPU_NATIVE = 0, GC_GPU_JS = 1 } gc_gpu_runtime;
-const char *gc_gpu_runtime_name(gc_gpu_runtime r);     /* "native", "js" */
-int gc_gpu_runtime_parse(const char *s);               /* -1 when unknown */
+typedef enum { GC_GPU_NATIVE = 0, GC_GPU_JS = 1 } gc_f16_runtime;
+const char *gc_f16_runtime_name(gc_f16_runtime r);     /* "native", "js" */
+int gc_f16_runtime_parse(const char *s);               /* -1 when unknown */
 
 typedef enum { GC_ACC_F32 = 0, GC_ACC_F16 = 1, GC_ACC_SLICE = 2 } gc_f16_acc;
 
@@ -66,6 +66,6 @@ typedef struct gc_f16_model {
 } gc_f16_model;
 
 /* The model of a runtime (never NULL for a valid runtime). */
-const gc_f16_model *gc_f16_model_for(gc_gpu_runtime r);
+const gc_f16_model *gc_f16_model_for(gc_f16_runtime r);
 
 #endif

@@ -112,7 +112,7 @@ typedef struct {
                                    split their output rows over N threads (same results) */
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
-    gc_gpu_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
+    gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
 } gc_interp_opts;
 
 typedef struct {

@@ -13,7 +13,7 @@ static const float E11 = 1.0f / 2048.0f;      /* 2^-11: half of the ulp of 1 in 
 static bool run16(kt_model *r, int rt, const kt_tensor *ins, int n_in, float *out, size_t nbytes) {
     char err[512] = "";
     gc_interp_opts o = { .precision = rt < 0 ? GC_PREC_FP16_ACC : GC_PREC_FP16, .signature = -1,
-                         .gpu_runtime = rt < 0 ? GC_GPU_NATIVE : (gc_gpu_runtime)rt };
+                         .gpu_runtime = rt < 0 ? GC_GPU_NATIVE : (gc_f16_runtime)rt };
     gc_interp *it = gc_interp_new(r->m, &o, err, sizeof err);
     bool ok = it && gc_interp_prepare(it) == GC_OK;
     int g = 0;
@@ -34,11 +34,11 @@ static bool run16(kt_model *r, int rt, const kt_tensor *ins, int n_in, float *ou
 }
 
 GC_TEST(fp16_model_runtime_names) {
-    CHECK_EQ_INT(gc_gpu_runtime_parse("native"), GC_GPU_NATIVE);
-    CHECK_EQ_INT(gc_gpu_runtime_parse("js"), GC_GPU_JS);
-    CHECK_EQ_INT(gc_gpu_runtime_parse("webgpu"), -1);
-    CHECK_EQ_INT(gc_gpu_runtime_parse(NULL), -1);
-    CHECK(!strcmp(gc_gpu_runtime_name(GC_GPU_JS), "js") && !strcmp(gc_gpu_runtime_name(GC_GPU_NATIVE), "native"));
+    CHECK_EQ_INT(gc_f16_runtime_parse("native"), GC_GPU_NATIVE);
+    CHECK_EQ_INT(gc_f16_runtime_parse("js"), GC_GPU_JS);
+    CHECK_EQ_INT(gc_f16_runtime_parse("webgpu"), -1);
+    CHECK_EQ_INT(gc_f16_runtime_parse(NULL), -1);
+    CHECK(!strcmp(gc_f16_runtime_name(GC_GPU_JS), "js") && !strcmp(gc_f16_runtime_name(GC_GPU_NATIVE), "native"));
     const gc_f16_model *js = gc_f16_model_for(GC_GPU_JS), *nat = gc_f16_model_for(GC_GPU_NATIVE);
     CHECK(js->conv == GC_ACC_F32 && js->conv_small == GC_ACC_F32 && js->fc == GC_ACC_F32 && !js->winograd && !js->half_math);
     CHECK(nat->conv_small == GC_ACC_F16 && nat->winograd && nat->half_math);
