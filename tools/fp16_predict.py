@@ -295,7 +295,8 @@ def cmd_table(a):
                 note, scored = "GPU fp32 miscompute (%.3g): not an fp16 effect" % g32, False
             if scored and ref_max and ((corr is not None and corr < MISCOMPUTE_CORR and meas > 0.01 * ref_max)
                                        or meas > 0.5 * ref_max):
-                note, scored = "GPU fp16 miscompute (corr %.3g; fp32 agrees): not rounding" % corr, False
+                note, scored = "GPU fp16 miscompute (error %.3g of max|CPU| %.3g, corr %s; fp32 agrees): not rounding" % (
+                    meas, ref_max, "n/a" if corr is None else "%.3g" % corr), False
             if scored and it["partial"]:
                 note, scored = "partial residency %s: the CPU part runs in fp32 (not scored)" % it["partial"], False
             p_rt = maxdiff(pred[it["runtime"]][k], ours)
