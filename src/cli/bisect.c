@@ -384,7 +384,7 @@ int gc_cli_bisect(int argc, char **argv) {
         } else if (!strcmp(a, "--ref") && val) { o.ref_dir = val; interp_only = true; i++; }
         else if (!strcmp(a, "--gpu-runtime") && val) {
             int grt = gc_f16_runtime_parse(val);
-            if (grt < 0) return gc_cli_usage_error("bisect", "--gpu-runtime must be native or js, not '%s'", val);
+            if (grt < 0) USAGE("--gpu-runtime must be native or js, not '%s'", val);
             o.gpu_runtime = (gc_f16_runtime)grt; interp_only = true; i++;
         }
         else if (!strcmp(a, "--pattern") && val) {
