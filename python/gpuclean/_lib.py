@@ -114,6 +114,7 @@ class _Lib:
             "gc_api_check_json": (i, [vp, cp, cp, pcp, cp, sz]),
             "gc_api_check_json_ex": (i, [vp, cp, cp, cp, cp, pcp, cp, sz]),
             "gc_api_interp_new": (vp, [vp, cp, i, cp, sz]),
+            "gc_api_interp_new_rt": (vp, [vp, cp, cp, i, cp, sz]),
             "gc_api_interp_free": (None, [vp]),
             "gc_api_interp_n_io": (i, [vp, i]),
             "gc_api_interp_set_input_shape": (i, [vp, i, i, C.POINTER(C.c_int64), cp, sz]),

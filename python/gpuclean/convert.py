@@ -404,11 +404,12 @@ def _litert(path, ins, inputs_np, ref, argmax, runtime):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _interp_one(path, prec, inputs_np, ref, argmax):
-    """-> (parity list, None) or (None, error text): the reference interpreter at `prec`."""
+def _interp_one(path, prec, inputs_np, ref, argmax, gpu_runtime=None):
+    """-> (parity list, None) or (None, error text): the reference interpreter at `prec`
+    (fp16 as `gpu_runtime` computes it: "native" by default, or "js")."""
     from .core import Interpreter, Model
     try:
-        with Model(path) as m, Interpreter(m, prec) as it:
+        with Model(path) as m, Interpreter(m, prec, gpu_runtime=gpu_runtime) as it:
             outs = it(*inputs_np)
     except (NotImplementedError, GpucleanError, ValueError) as e:
         return None, str(e)
@@ -418,14 +419,14 @@ def _interp_one(path, prec, inputs_np, ref, argmax):
     return [parity(a, r, argmax) for a, r in zip(outs, ref)], None
 
 
-def _verify(path, ins, inputs_np, ref, argmax, runtime):
+def _verify(path, ins, inputs_np, ref, argmax, runtime, gpu_runtime=None):
     """Interpreter fp32, interpreter fp16 (the GPU's precision) and the real LiteRT
     runtime. -> (parity {backend: [per output]}, LiteRT meta, {backend: error}).
     (Run one after the other: side by side measured no faster on 2 cores.)"""
     par, errs, meta = {}, {}, {}
     for p in ("fp32", "fp16"):
         try:
-            ps, err = _interp_one(path, p, inputs_np, ref, argmax)
+            ps, err = _interp_one(path, p, inputs_np, ref, argmax, gpu_runtime if p == "fp16" else None)
         except Exception as e:  # noqa: BLE001 - reported; the candidate stays unverified
             ps, err = None, _err(e)
         if ps is not None:
@@ -827,7 +828,8 @@ def _rank_key(c):
 def convert_for_gpu(model, sample_inputs=None, out_path=None, check=True, verbose=False, *,
                     dummy_input=None, output_path=None, max_rounds=3, policy="rejected",
                     remedies=None, argmax=False, runtime=True, target="mldrift", fix=True,
-                    min_corr=MIN_CORR_FP32, min_corr_fp16=MIN_CORR_FP16, progress=None):
+                    min_corr=MIN_CORR_FP32, min_corr_fp16=MIN_CORR_FP16, progress=None,
+                    gpu_runtime=None):
     """Convert `model` for the LiteRT GPU accelerator (see the module docstring).
 
     sample_inputs (alias dummy_input): a tensor or a tuple of tensors, used for the
@@ -840,9 +842,13 @@ def convert_for_gpu(model, sample_inputs=None, out_path=None, check=True, verbos
     routing. runtime: True/"native" (native libLiteRt), "both" (+ LiteRT.js), "js", or
     False. fix: run `gpuclean fix` on every conversion. min_corr / min_corr_fp16: the
     fp32 and GPU-precision parity bars. verbose: progress lines on stderr and the report
-    on stdout; progress: a callable receiving the progress lines instead.
+    on stdout; progress: a callable receiving the progress lines instead. gpu_runtime:
+    whose fp16 arithmetic the interpreter's fp16 check emulates, "native" (default) or
+    "js" (docs/fp16-model.md).
     Never raises because a remedy does not fit the model; raises GpucleanError when even
     the plain conversion fails. Returns the report dict (see format_report)."""
+    if gpu_runtime not in (None, "native", "js"):
+        raise ValueError("gpu_runtime must be 'native' or 'js', not %r" % (gpu_runtime,))
     import torch
 
     if sample_inputs is None:
@@ -881,7 +887,7 @@ def convert_for_gpu(model, sample_inputs=None, out_path=None, check=True, verbos
         report = _run(model, sample_inputs, out_path, plain_out, report_path, work, loop,
                       check=check, max_rounds=max_rounds, policy=policy, forced=forced,
                       argmax=argmax, runtime=runtime, target=target, fix=fix,
-                      min_corr=min_corr, min_corr_fp16=min_corr_fp16)
+                      min_corr=min_corr, min_corr_fp16=min_corr_fp16, gpu_runtime=gpu_runtime)
     finally:
         for m, t in flags:
             m.train(t)
@@ -892,7 +898,7 @@ def convert_for_gpu(model, sample_inputs=None, out_path=None, check=True, verbos
 
 
 def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, check,
-         max_rounds, policy, forced, argmax, runtime, target, fix, min_corr, min_corr_fp16):
+         max_rounds, policy, forced, argmax, runtime, target, fix, min_corr, min_corr_fp16, gpu_runtime=None):
     import torch
     from .rewrites import REMEDIES
     say, t = loop.say, loop.t
@@ -904,6 +910,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
     report = {"schema": 2, "out_path": out_path, "plain_path": plain_out,
               "report_path": report_path, "policy": policy, "target": target,
               "thresholds": {"fp32": min_corr, "gpu_precision": min_corr_fp16},
+              "fp16_gpu_runtime": gpu_runtime or "native",
               "rounds": [], "remedies": [], "fix_runs": [], "candidates": [],
               "conversions": 0, "ok": False}
     cands, store = [], {}
@@ -921,7 +928,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         par, meta, errs = {}, {}, {}
         if check:
             with loop.step("verify", "verifying %s (interpreter fp32/fp16, LiteRT)" % name):
-                par, meta, errs = _verify(path, ins, inputs_np, ref, argmax, runtime)
+                par, meta, errs = _verify(path, ins, inputs_np, ref, argmax, runtime, gpu_runtime)
             if torch_out is not None and torch_out is not ref:
                 par["torch_rewritten"] = [parity(a, r, argmax) for a, r in zip(torch_out, ref)]
         verdict = _judge(summ, par, meta, min_corr, min_corr_fp16, bool(check))

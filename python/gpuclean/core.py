@@ -138,19 +138,25 @@ class Model(_Handle):
         return self._lib.call_json("gc_api_check_json_ex", self.ptr, self.path.encode(),
                                    target.encode(), enc(runtime), enc(precision))
 
-    def interpreter(self, precision="fp32", signature=-2):
-        return Interpreter(self, precision, signature)
+    def interpreter(self, precision="fp32", signature=-2, gpu_runtime=None):
+        return Interpreter(self, precision, signature, gpu_runtime)
 
 
 class Interpreter(_Handle):
-    """gpuclean's reference interpreter over a Model (fp32, fp16, fp16-acc)."""
+    """gpuclean's reference interpreter over a Model (fp32, fp16, fp16-acc, fp64).
+    gpu_runtime: whose fp16 arithmetic precision "fp16" emulates, "native" (the
+    default: libLiteRt's WebGPU accelerator) or "js" (LiteRT.js); docs/fp16-model.md."""
     _free_fn = "gc_api_interp_free"
 
-    def __init__(self, model, precision="fp32", signature=-2):
+    def __init__(self, model, precision="fp32", signature=-2, gpu_runtime=None):
         L = lib()
         err = C.create_string_buffer(1024)
-        fn = L.fn("gc_api_interp_new")
-        ptr = fn(model.ptr, precision.encode(), signature, err, 1024)
+        if gpu_runtime is None:
+            ptr = L.fn("gc_api_interp_new")(model.ptr, precision.encode(), signature, err, 1024)
+        else:
+            ptr = L.fn("gc_api_interp_new_rt")(model.ptr, precision.encode(), str(gpu_runtime).encode(),
+                                               signature, err, 1024)
+        self.gpu_runtime = gpu_runtime or "native"
         if not ptr:
             msg = err.value.decode(errors="replace")
             if "is not built into" in msg:
@@ -221,9 +227,10 @@ def check(path, target="mldrift", runtime=None, precision=None):
         return m.check(target, runtime, precision)
 
 
-def run(path, inputs, precision="fp32", signature=-2):
-    """Run a model in gpuclean's reference interpreter; returns the outputs (copies)."""
-    with Model(path) as m, Interpreter(m, precision, signature) as it:
+def run(path, inputs, precision="fp32", signature=-2, gpu_runtime=None):
+    """Run a model in gpuclean's reference interpreter; returns the outputs (copies).
+    gpu_runtime ("native" default, or "js") picks whose fp16 "fp16" emulates."""
+    with Model(path) as m, Interpreter(m, precision, signature, gpu_runtime) as it:
         return it(*inputs)
 
 

@@ -104,6 +104,31 @@ def test_run_in_reference_interpreter(gclib, hostile_tflite):
         assert not out.flags.writeable and np.array_equal(out, y32)
 
 
+def test_fp16_gpu_runtime_passes_through(gclib, hostile_tflite):
+    """gpu_runtime reaches the interpreter: the demo's first CONV_2D has 4 input channels,
+    which the native runtime sums in half (docs/fp16-model.md) and LiteRT.js in float."""
+    if not gclib.has("interp"):
+        pytest.skip("interpreter not built")
+    x = np.random.default_rng(1).standard_normal((1, 8, 8, 4)).astype(np.float32)
+    try:
+        (y32,) = gpuclean.run(hostile_tflite, [x], "fp32")
+    except GpucleanError as e:
+        pytest.skip("interpreter cannot run the demo model yet: %s" % e)
+    (yd,) = gpuclean.run(hostile_tflite, [x], "fp16")
+    (yn,) = gpuclean.run(hostile_tflite, [x], "fp16", gpu_runtime="native")
+    (yj,) = gpuclean.run(hostile_tflite, [x], "fp16", gpu_runtime="js")
+    assert np.array_equal(yd, yn)                         # native is the default
+    assert not np.array_equal(yn, yj)
+    assert np.abs(yn - y32).max() < 0.05 and np.abs(yj - y32).max() < 0.05
+    with Model(hostile_tflite) as m:
+        assert Interpreter(m, "fp16", gpu_runtime="js").gpu_runtime == "js"
+        with pytest.raises(GpucleanError, match="unknown GPU runtime 'cuda'"):
+            Interpreter(m, "fp16", gpu_runtime="cuda")
+    from gpuclean.convert import convert_for_gpu
+    with pytest.raises(ValueError, match="gpu_runtime"):
+        convert_for_gpu(None, gpu_runtime="webgpu")
+
+
 def test_compare_metrics(gclib):
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
     m = gpuclean.compare(a + 1e-3, a, rtol=0, atol=1e-2)

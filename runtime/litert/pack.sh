@@ -43,7 +43,7 @@ if [ ! -f "$dest/dawn.xz" ] || [ "$dawn" -nt "$dest/dawn.xz" ]; then xz -T2 -9 -
 
 mkdir -p "$work/litert"
 cp "$here/runner.mjs" "$here/package.json" "$here/package-lock.json" "$work/litert/"
-cp -r "$here/node_modules" "$work/litert/"
+cp -rL "$here/node_modules" "$work/litert/"   # -L: node_modules may be a symlink (worktrees)
 rm -rf "$work/litert/node_modules/webgpu/dist"/* \
        "$work/litert/node_modules/@litertjs/core/wasm/"*jspi* \
        "$work/litert/node_modules/@litertjs/core/wasm/"*threaded* \

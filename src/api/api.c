@@ -31,6 +31,7 @@
 #pragma weak gc_interp_invoke
 #pragma weak gc_interp_errmsg
 #pragma weak gc_precision_parse
+#pragma weak gc_f16_runtime_parse
 #pragma weak gc_compare
 #pragma weak gc_metrics_json
 
@@ -173,19 +174,30 @@ int gc_api_check_json_ex(const gc_model *m, const char *path, const char *target
 
 gc_interp *gc_api_interp_new(const gc_model *m, const char *precision, int signature,
                              char *err, size_t errlen) {
-    if (!gc_interp_new || !gc_precision_parse) {
+    return gc_api_interp_new_rt(m, precision, NULL, signature, err, errlen);
+}
+
+gc_interp *gc_api_interp_new_rt(const gc_model *m, const char *precision, const char *gpu_runtime,
+                                int signature, char *err, size_t errlen) {
+    if (!gc_interp_new || !gc_precision_parse || !gc_f16_runtime_parse) {
         gc_errf(err, errlen, "gc_interp_new is not built into this libgpuclean");
         return NULL;
     }
     if (!m) { gc_errf(err, errlen, "no model"); return NULL; }
     int p = gc_precision_parse(precision ? precision : "fp32");
     if (p < 0) {
-        gc_errf(err, errlen, "unknown precision '%s' (fp32, fp16, fp16-acc)", precision);
+        gc_errf(err, errlen, "unknown precision '%s' (fp32, fp16, fp16-acc, fp64)", precision);
+        return NULL;
+    }
+    int rt = gc_f16_runtime_parse(gpu_runtime ? gpu_runtime : "native");
+    if (rt < 0) {
+        gc_errf(err, errlen, "unknown GPU runtime '%s' (native, js)", gpu_runtime);
         return NULL;
     }
     gc_interp_opts o;
     memset(&o, 0, sizeof o);
     o.precision = (gc_precision)p;
+    o.gpu_runtime = (gc_f16_runtime)rt;
     o.signature = signature;
     return gc_interp_new(m, &o, err, errlen);
 }

@@ -68,6 +68,10 @@ int gc_api_check_json_ex(const gc_model *m, const char *path, const char *target
 /* precision "fp32" / "fp16" / "fp16-acc"; signature >= 0, or -2 (auto) */
 gc_interp *gc_api_interp_new(const gc_model *m, const char *precision, int signature,
                              char *err, size_t errlen);
+/* the same with the GPU runtime whose fp16 arithmetic "fp16" emulates: "native"
+ * (default, also when NULL) or "js" (interp/fp16_model.h) */
+gc_interp *gc_api_interp_new_rt(const gc_model *m, const char *precision, const char *gpu_runtime,
+                                int signature, char *err, size_t errlen);
 void gc_api_interp_free(gc_interp *it);
 int gc_api_interp_n_io(const gc_interp *it, int outputs);        /* counts */
 int gc_api_interp_set_input_shape(gc_interp *it, int k, int rank, const int64_t *shape,

@@ -69,14 +69,15 @@ static gc_status fill(const gc_tview *v, int k, void *user) {
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean bisect MODEL [--a fp32|fp16|fp16-acc] [--b fp16|fp16-acc|fp32 | --ref DIR]\n"
                "                       [--pattern sin | --random SEED] [--tol REL] [--top N] [--json]\n"
-               "                       [--quiet] [--progress | --no-progress]\n"
+               "                       [--gpu-runtime native|js] [--quiet] [--progress | --no-progress]\n"
                "       gpuclean bisect MODEL --runtime native|js [--precision fp32|fp16]\n"
                "                       [--pattern sin | --random SEED] [--input NAME_OR_INDEX=FILE.npy]...\n"
                "                       [--tol REL] [--timeout S] [--json] [--quiet] [--progress | --no-progress]\n"
                "       (both: [--html OUT.html] [--model-explorer OUT.json])\n"
                "Without --runtime (the default): the reference interpreter.\n"
                "  Runs MODEL twice on the reference interpreter (A: default fp32, B: default fp16, the\n"
-               "  GPU's storage precision) and compares every float op output in execution order:\n"
+               "  GPU's fp16 mode as --gpu-runtime computes it: native, the default, or js) and\n"
+               "  compares every float op output in execution order:\n"
                "  rel = max|a-b| / max|a|. Reports the first tensor with rel > --tol (default 1e-2) and\n"
                "  the ops with the largest error gain (rel of the output over rel of the inputs): the\n"
                "  op that itself loses precision, often a reduction, not the op you suspect.\n"
@@ -381,6 +382,11 @@ int gc_cli_bisect(int argc, char **argv) {
             if (a[2] == 'a') o.a = (gc_precision)p; else o.b = (gc_precision)p;
             interp_only = true; i++;
         } else if (!strcmp(a, "--ref") && val) { o.ref_dir = val; interp_only = true; i++; }
+        else if (!strcmp(a, "--gpu-runtime") && val) {
+            int grt = gc_f16_runtime_parse(val);
+            if (grt < 0) USAGE("--gpu-runtime must be native or js, not '%s'", val);
+            o.gpu_runtime = (gc_f16_runtime)grt; interp_only = true; i++;
+        }
         else if (!strcmp(a, "--pattern") && val) {
             if (strcmp(val, "sin")) USAGE("unknown pattern '%s' (sin)", val);
             fc.random = false; i++;
@@ -400,7 +406,7 @@ int gc_cli_bisect(int argc, char **argv) {
     if (!path) USAGE("no model given (gpuclean bisect MODEL)");
     if (gc_cli_report_path("bisect", html, path) || gc_cli_report_path("bisect", me, path)) goto done;
     if (g.runtime) {
-        if (interp_only) USAGE("--a, --b, --ref and --top belong to the interpreter mode, not --runtime");
+        if (interp_only) USAGE("--a, --b, --ref, --top and --gpu-runtime belong to the interpreter mode, not --runtime");
         g.input_kind = fc.random ? GC_LRT_IN_RANDOM : GC_LRT_IN_PATTERN;
         g.seed = fc.seed;
         g.inputs = inputs;

@@ -41,11 +41,15 @@ typedef struct {
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean run MODEL [--signature NAME|INDEX] [--input NAME_OR_INDEX=FILE.npy]...\n"
                "           [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc|fp64] --out DIR\n"
-               "           [--dump-all] [--runs N] [--threads N] [--int-arith tflite|xnnpack]\n"
+               "           [--gpu-runtime native|js] [--dump-all] [--runs N] [--threads N]\n"
+               "           [--int-arith tflite|xnnpack]\n"
                "  Runs MODEL on gpuclean's reference interpreter. Inputs not given as files are made\n"
                "  by --pattern sin (default; input k: 0.5+0.5*sin(0.37*i+k), the oracle's pattern) or\n"
-               "  --random SEED (float N(0,1), integers in valid ranges). --precision fp16 stores every\n"
-               "  float tensor as half (the GPU's storage); fp16-acc also rounds inside accumulations;\n"
+               "  --random SEED (float N(0,1), integers in valid ranges). --precision fp16 is the GPU's\n"
+               "  fp16 mode: every float tensor stored as half, arithmetic as --gpu-runtime does it:\n"
+               "  native (default: libLiteRt's WebGPU accelerator, half math in small-channel convs,\n"
+               "  Winograd 3x3 convs and multi-step activations) or js (LiteRT.js: float math);\n"
+               "  docs/fp16-model.md. fp16-acc rounds every multiply-add of every accumulation;\n"
                "  fp64 computes every float op in double (the truth to judge fp32 by; float32 files).\n"
                "  Writes DIR/output_<k>.npy, DIR/input_<k>.npy, DIR/manifest.json; --dump-all adds\n"
                "  DIR/tensors/s<subgraph>_t<tensor>.npy for every op output. --runs N times N invokes.\n"
@@ -139,7 +143,8 @@ static gc_status feed(const gc_npy *a, const gc_tview *v, const char *file, char
 }
 
 int gc_cli_run(int argc, char **argv) {
-    const char *model_path = NULL, *sig_arg = NULL, *out_dir = NULL, *prec_arg = "fp32", *qmode_arg = "tflite";
+    const char *model_path = NULL, *sig_arg = NULL, *out_dir = NULL, *prec_arg = "fp32", *qmode_arg = "tflite",
+               *grt_arg = "native";
     input_arg ins[MAX_INPUTS]; int n_ins = 0;
     bool random = false, dump_all = false;
     uint64_t seed = 0; long runs = 1, threads = 1;
@@ -151,6 +156,7 @@ int gc_cli_run(int argc, char **argv) {
         else if (!strcmp(a, "--signature")) { NEED(); sig_arg = val; }
         else if (!strcmp(a, "--out")) { NEED(); out_dir = val; }
         else if (!strcmp(a, "--precision")) { NEED(); prec_arg = val; }
+        else if (!strcmp(a, "--gpu-runtime")) { NEED(); grt_arg = val; }
         else if (!strcmp(a, "--int-arith")) { NEED(); qmode_arg = val; }
         else if (!strcmp(a, "--dump-all")) dump_all = true;
         else if (!strcmp(a, "--pattern")) {
@@ -188,6 +194,8 @@ int gc_cli_run(int argc, char **argv) {
     if (!out_dir) return gc_cli_usage_error("run", "--out DIR is required");
     int prec = gc_precision_parse(prec_arg);
     if (prec < 0) return gc_cli_usage_error("run", "--precision must be fp32, fp16, fp16-acc or fp64, not '%s'", prec_arg);
+    int grt = gc_f16_runtime_parse(grt_arg);
+    if (grt < 0) return gc_cli_usage_error("run", "--gpu-runtime must be native or js, not '%s'", grt_arg);
     int qmode = gc_qmode_parse(qmode_arg);
     if (qmode < 0) return gc_cli_usage_error("run", "--int-arith must be tflite or xnnpack, not '%s'", qmode_arg);
 
@@ -230,7 +238,7 @@ int gc_cli_run(int argc, char **argv) {
         }
     }
     gc_interp_opts o = { .precision = (gc_precision)prec, .qmode = (gc_qmode)qmode, .signature = sig,
-                         .threads = (int)threads };
+                         .threads = (int)threads, .gpu_runtime = (gc_f16_runtime)grt };
     if (dump_all) { o.on_node = on_node; o.ask = ask_node; o.user = &dc; dc.enabled = true; }
     it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) { gc_cli_err("gpuclean run: %s: %s", model_path, err); goto done; }
@@ -284,8 +292,10 @@ int gc_cli_run(int argc, char **argv) {
     gc_str_json(&man, model_path);
     gc_str_puts(&man, ",\n  \"signature\": ");
     if (gc_interp_signature_key(it)) gc_str_json(&man, gc_interp_signature_key(it)); else gc_str_puts(&man, "null");
-    gc_str_printf(&man, ",\n  \"subgraph\": %d,\n  \"precision\": \"%s\",\n  \"int_arith\": \"%s\",\n  \"inputs\": [",
-                  (int)gc_interp_entry_subgraph(it), gc_precision_name((gc_precision)prec), gc_qmode_name((gc_qmode)qmode));
+    gc_str_printf(&man, ",\n  \"subgraph\": %d,\n  \"precision\": \"%s\",\n  \"gpu_runtime\": \"%s\",\n"
+                  "  \"int_arith\": \"%s\",\n  \"inputs\": [",
+                  (int)gc_interp_entry_subgraph(it), gc_precision_name((gc_precision)prec),
+                  gc_f16_runtime_name((gc_f16_runtime)grt), gc_qmode_name((gc_qmode)qmode));
     for (int k = 0; k < n_in; k++) {
         gc_tview v = gc_interp_input(it, k);
         const char *source;

@@ -35,8 +35,8 @@
 
 static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean verify MODEL --ref DIR [--precision fp32|fp16|fp16-acc|both]\n"
-               "                       [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json] [--quiet]\n"
-               "                       [--html OUT.html]\n"
+               "                       [--gpu-runtime native|js] [--min-corr C] [--rtol R] [--atol A] [--argmax] [--json]\n"
+               "                       [--quiet] [--html OUT.html]\n"
                "  Runs MODEL on the reference interpreter on DIR/input_<k>.npy (what the source\n"
                "  model was fed) and compares each output with DIR/output_<k>.npy (what it\n"
                "  returned). Pass: corr >= --min-corr (default 0.9999); with --rtol/--atol every\n"
@@ -44,7 +44,8 @@ static int usage(FILE *f) {
                "  A 1-element or constant output has no correlation: it is judged by the tolerance\n"
                "  (--rtol/--atol; default atol 1e-5 + rtol 1e-3 at fp32, 1e-3 + 1e-2 at fp16).\n"
                "  NaN/Inf mismatches always fail.\n"
-               "  --precision both (default fp32) also runs the GPU's fp16 storage precision.\n"
+               "  --precision both (default fp32) also runs the GPU's fp16 mode, as --gpu-runtime\n"
+               "  computes it: native (default, libLiteRt) or js (LiteRT.js); docs/fp16-model.md.\n"
                "  --quiet prints only the verdict line (\"MODEL: PASS against DIR\").\n"
                "  --html OUT.html also writes a self-contained report: the per-output numbers, the\n"
                "  graph coloured by the checker's verdict or by per-node error, and max|diff|, rel and\n"
@@ -58,7 +59,7 @@ static int usage(FILE *f) {
     return f == stdout ? 0 : 2;
 }
 
-typedef struct { double min_corr, rtol, atol; bool tol, argmax; } crit;
+typedef struct { double min_corr, rtol, atol; bool tol, argmax; gc_f16_runtime grt; } crit;
 
 /* --html: one table row per (precision, output), strings in the arena */
 #define VCOLS 8
@@ -85,7 +86,7 @@ static void vrow(vrows *h, gc_precision p, int k, const char *name, const gc_met
 /* run one precision; append results; returns 0 pass, 1 fail, 2 error */
 static int run_one(const gc_model *m, const char *path, gc_precision p, gc_npy *ins, int n_in,
                    gc_npy *refs, int n_ref, const crit *c, bool json, gc_str *o, bool *first, vrows *hr) {
-    gc_interp_opts io = { .precision = p, .signature = GC_SIG_AUTO };
+    gc_interp_opts io = { .precision = p, .signature = GC_SIG_AUTO, .gpu_runtime = c->grt };
     char err[512];
     gc_interp *it = gc_interp_new(m, &io, err, sizeof err);
     if (!it) { gc_cli_err("%s: %s", path, err); return 2; }
@@ -261,6 +262,11 @@ int gc_cli_verify(int argc, char **argv) {
         else if (!strcmp(a, "--ref") && val) { ref = val; i++; }
         else if (!strcmp(a, "--html") && val) { html = val; i++; }
         else if (!strcmp(a, "--precision") && val) { prec = val; i++; }
+        else if (!strcmp(a, "--gpu-runtime") && val) {
+            int g = gc_f16_runtime_parse(val);
+            if (g < 0) return gc_cli_usage_error("verify", "--gpu-runtime must be native or js, not '%s'", val);
+            c.grt = (gc_f16_runtime)g; i++;
+        }
         else if ((!strcmp(a, "--min-corr") || !strcmp(a, "--rtol") || !strcmp(a, "--atol")) && val) {
             char *end; double d = strtod(val, &end);
             if (*end || !*val || d < 0) return gc_cli_usage_error("verify", "%s needs a number >= 0, not '%s'", a, val);
@@ -292,7 +298,8 @@ int gc_cli_verify(int argc, char **argv) {
         gc_str o = {0};
         bool first = true;
         if (json) { gc_str_puts(&o, "{\"schema\":1,\"model\":"); gc_str_json(&o, path);
-                    gc_str_puts(&o, ",\"reference\":"); gc_str_json(&o, ref); gc_str_puts(&o, ",\"results\":["); }
+                    gc_str_puts(&o, ",\"reference\":"); gc_str_json(&o, ref);
+                    gc_str_printf(&o, ",\"gpu_runtime\":\"%s\",\"results\":[", gc_f16_runtime_name(c.grt)); }
         for (int i = 0; i < np && rc != 2; i++) {
             int r = run_one(m, path, precs[i], ins, n_in, refs, n_ref, &c, json, &o, &first, html ? &hr : NULL);
             if (r > rc) rc = r;

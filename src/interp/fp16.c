@@ -6,35 +6,164 @@
  * mantissa bits, so rounding a float in the half-normal range means rounding away its
  * low 13 bits (ties to even). Below 2^-14 halves are subnormal with a fixed quantum of
  * 2^-24: there we round |x| to a multiple of 2^-24 by adding and subtracting 0.5f (whose
- * ulp is 2^-24), which the FPU does in round-to-nearest-even.
+ * ulp is 2^-24), which the FPU does in round-to-nearest-even (gc_f16_round_inline).
+ *
+ * The array forms go through F16C on x86 CPUs that have it: vcvtps2ph with
+ * round-to-nearest-even (imm8 = 0, the MXCSR mode ignored) then vcvtph2ps, 8 floats at
+ * a time. F16C rounds exactly as the scalar code (the only freedom IEEE leaves, the NaN
+ * payload, is the top 10 bits with the quiet bit set on both). The scalar code is also
+ * the fallback for the tail of each array and for other CPUs.
  */
 #include "interp/fp16.h"
 
+#include <math.h>
 #include <stddef.h>
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define GC_F16C 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-float gc_f16_round(float x) {
-    uint32_t u = f2u(x);
-    uint32_t sign = u & 0x80000000u, a = u & 0x7fffffffu;
-    if (a >= 0x7f800000u)                         /* inf, or NaN made quiet */
-        return a == 0x7f800000u ? x : u2f(u | 0x00400000u);
-    if (a >= 0x477ff000u)                         /* >= 65520: rounds to inf */
-        return u2f(sign | 0x7f800000u);
-    if (a < 0x38800000u) {                        /* < 2^-14: half subnormal range */
-        float t = u2f(a) + 0.5f;                  /* rounds to a multiple of 2^-24 */
-        float r = t - 0.5f;
-        return u2f(sign | f2u(r));
-    }
-    a += 0x0fffu + ((a >> 13) & 1u);              /* round the low 13 bits, ties to even */
-    a &= ~0x1fffu;
-    return u2f(sign | a);
+float gc_f16_round(float x) { return gc_f16_round_inline(x); }
+
+void gc_f16_round_n_scalar(float *x, size_t n) {
+    for (size_t i = 0; i < n; i++) x[i] = gc_f16_round_inline(x[i]);
 }
 
-void gc_f16_round_n(float *x, size_t n) {
-    for (size_t i = 0; i < n; i++) x[i] = gc_f16_round(x[i]);
+static int force_scalar;
+void gc_f16_force_scalar(int on) { force_scalar = on; }
+
+#ifdef GC_F16C
+/* F16C needs the VEX encoding, so AVX with the YMM state enabled by the OS (XCR0 bits
+ * 1 and 2), as Intel's manual says to check before using either. */
+static int have_f16c = -1;
+bool gc_f16_have_f16c(void) {
+    if (have_f16c < 0) {
+        unsigned a, b, c, d;
+        int ok = 0;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            bool f16c = (c >> 29) & 1, avx = (c >> 28) & 1, osxsave = (c >> 27) & 1;
+            if (f16c && avx && osxsave) {
+                uint32_t lo, hi;
+                __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+                ok = (lo & 6u) == 6u;
+            }
+        }
+        have_f16c = ok;
+    }
+    return have_f16c == 1;
 }
+
+__attribute__((target("avx,f16c")))
+static void round_copy_f16c(float *y, const float *x, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+        _mm256_storeu_ps(y + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < n; i++) y[i] = gc_f16_round_inline(x[i]);
+}
+
+__attribute__((target("avx,f16c")))
+static void madd_f16c(float *acc, float x, const float *w, size_t n) {
+    const __m256 xv = _mm256_set1_ps(x);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 p = _mm256_mul_ps(xv, _mm256_loadu_ps(w + i));
+        p = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT));
+        __m256 s = _mm256_add_ps(_mm256_loadu_ps(acc + i), p);
+        _mm256_storeu_ps(acc + i, _mm256_cvtph_ps(_mm256_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT)));
+    }
+    for (; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x * w[i]));
+}
+
+__attribute__((target("avx,f16c")))
+static void vmadd_f16c(float *acc, const float *x, const float *w, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i));
+        p = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT));
+        __m256 s = _mm256_add_ps(_mm256_loadu_ps(acc + i), p);
+        _mm256_storeu_ps(acc + i, _mm256_cvtph_ps(_mm256_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT)));
+    }
+    for (; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x[i] * w[i]));
+}
+
+/* clamp finite |x| > 65504 to 65504 with its sign (ordered compares: NaN and inf kept) */
+__attribute__((target("avx,f16c")))
+static void round_sat_f16c(float *x, size_t n) {
+    const __m256 sign = _mm256_set1_ps(-0.0f), hmax = _mm256_set1_ps(65504.0f), inf = _mm256_set1_ps(INFINITY);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        __m256 a = _mm256_andnot_ps(sign, v);
+        __m256 big = _mm256_and_ps(_mm256_cmp_ps(a, hmax, _CMP_GT_OQ), _mm256_cmp_ps(a, inf, _CMP_LT_OQ));
+        v = _mm256_blendv_ps(v, _mm256_or_ps(_mm256_and_ps(v, sign), hmax), big);
+        _mm256_storeu_ps(x + i, _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT)));
+    }
+    for (; i < n; i++) x[i] = gc_f16_round_sat_inline(x[i]);
+}
+
+bool gc_f16_round_n_f16c(float *x, size_t n) {
+    if (!gc_f16_have_f16c()) return false;
+    round_copy_f16c(x, x, n);
+    return true;
+}
+
+void gc_f16_round_copy(float *y, const float *x, size_t n) {
+    if (!force_scalar && gc_f16_have_f16c()) { round_copy_f16c(y, x, n); return; }
+    for (size_t i = 0; i < n; i++) y[i] = gc_f16_round_inline(x[i]);
+}
+
+void gc_f16_round_sat_n(float *x, size_t n) {
+    if (!force_scalar && gc_f16_have_f16c()) { round_sat_f16c(x, n); return; }
+    for (size_t i = 0; i < n; i++) x[i] = gc_f16_round_sat_inline(x[i]);
+}
+
+void gc_f16_madd_n(float *acc, float x, const float *w, size_t n) {
+    if (!force_scalar && gc_f16_have_f16c()) { madd_f16c(acc, x, w, n); return; }
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x * w[i]));
+}
+
+void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n) {
+    if (!force_scalar && gc_f16_have_f16c()) { vmadd_f16c(acc, x, w, n); return; }
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x[i] * w[i]));
+}
+#else
+bool gc_f16_have_f16c(void) { return false; }
+void gc_f16_round_sat_n(float *x, size_t n) {
+    for (size_t i = 0; i < n; i++) x[i] = gc_f16_round_sat_inline(x[i]);
+}
+__attribute__((target("avx,f16c")))
+static void vmadd_f16c(float *acc, const float *x, const float *w, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i));
+        p = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT));
+        __m256 s = _mm256_add_ps(_mm256_loadu_ps(acc + i), p);
+        _mm256_storeu_ps(acc + i, _mm256_cvtph_ps(_mm256_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT)));
+    }
+    for (; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x[i] * w[i]));
+}
+
+bool gc_f16_round_n_f16c(float *x, size_t n) { (void)x; (void)n; return false; }
+void gc_f16_round_copy(float *y, const float *x, size_t n) {
+    for (size_t i = 0; i < n; i++) y[i] = gc_f16_round_inline(x[i]);
+}
+void gc_f16_madd_n(float *acc, float x, const float *w, size_t n) {
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x * w[i]));
+}
+void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n) {
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x[i] * w[i]));
+}
+#endif
+
+void gc_f16_round_n(float *x, size_t n) { gc_f16_round_copy(x, x, n); }
 
 uint16_t gc_f32_to_f16(float x) {
     float r = gc_f16_round(x);

@@ -347,6 +347,9 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     const gc_model *m = it->m;
     const gc_subgraph *s = f->s;
     bool fp16 = prec_f16(it->o.precision);
+    /* native fp16: one-element float constants reach the kernels as float arguments */
+    const gc_f16_model *hm = it->o.precision == GC_PREC_FP16 ? gc_f16_model_for(it->o.gpu_runtime) : NULL;
+    bool scalar_float = hm && hm->scalar_args;
     for (int32_t i = 0; i < s->n_tensors; i++) {
         gc_rt *r = &f->t[i];
         const gc_tensor *t = &s->tensors[i];
@@ -398,12 +401,13 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
             }
             r->kind = GC_RT_CONST; r->known = true;
             /* data must be aligned for its type; copy when not (or when rounding) */
-            bool copy = ((uintptr_t)b->data % 8) != 0 || (fp16 && t->type == GC_T_FLOAT32);
+            bool round16 = fp16 && t->type == GC_T_FLOAT32 && !(scalar_float && n == 1);
+            bool copy = ((uintptr_t)b->data % 8) != 0 || round16;
             if (copy) {
                 uint8_t *p = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
                 if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
                 memcpy(p, b->data, r->nbytes);
-                if (fp16 && t->type == GC_T_FLOAT32) gc_f16_round_n((float *)p, r->nbytes / 4);
+                if (round16) gc_f16_round_n((float *)p, r->nbytes / 4);
                 r->data = p;
             } else {
                 r->data = (uint8_t *)b->data;
@@ -580,6 +584,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
     char kerr[384];
     gc_ctx ctx = { .it = it, .f = f, .m = m, .precision = it->o.precision,
                    .fp16 = prec_f16(it->o.precision),
+                   .hm = it->o.precision == GC_PREC_FP16 ? gc_f16_model_for(it->o.gpu_runtime) : NULL,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
@@ -657,6 +662,8 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         }
     }
     free(order);
+    if (it->o.precision == GC_PREC_FP16 && gc_f16_model_for(it->o.gpu_runtime)->reduce_chains)
+        gc_f16_mark_chains(f);
 
     /* lifetimes */
     for (int32_t i = 0; i < f->n_nodes; i++) {
@@ -837,10 +844,19 @@ static gc_status report(gc_interp *it, gc_frame *f, gc_node *n) {
     return GC_OK;
 }
 
+/* fp16: an op output or an entry input stored as half on the GPU (the native runtime's
+ * store saturates, fp16_model.h) */
+static void store_half(const gc_interp *it, float *p, size_t n) {
+    const gc_f16_model *hm = it->o.precision == GC_PREC_FP16 ? gc_f16_model_for(it->o.gpu_runtime) : NULL;
+    if (hm && hm->saturate) gc_f16_round_sat_n(p, n);
+    else gc_f16_round_n(p, n);
+}
+
 static gc_status run_frame(gc_interp *it, gc_frame *f) {
     char kerr[384];
     gc_ctx ctx = { .it = it, .f = f, .m = it->m, .precision = it->o.precision,
                    .fp16 = prec_f16(it->o.precision),
+                   .hm = it->o.precision == GC_PREC_FP16 ? gc_f16_model_for(it->o.gpu_runtime) : NULL,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
@@ -854,10 +870,10 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
             if (st != GC_OK) {
                 return node_fail(it, f, n, st, kerr[0] ? kerr : "eval failed");
             }
-            if (ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND))
+            if (ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float)
                 for (int j = 0; j < n->n_out; j++)
                     if (n->out[j]->dtype == GC_T_FLOAT32)
-                        gc_f16_round_n((float *)n->out[j]->data, n->out[j]->nbytes / 4);
+                        store_half(it, (float *)n->out[j]->data, n->out[j]->nbytes / 4);
         }
         report(it, f, n);
     }
@@ -898,7 +914,7 @@ gc_status gc_interp_invoke(gc_interp *it) {
         for (int k = 0; k < f->s->n_inputs; k++) {
             gc_rt *r = &f->t[f->s->inputs[k]];
             if (r->dtype == GC_T_FLOAT32 && r->kind == GC_RT_ACT)
-                gc_f16_round_n((float *)r->data, r->nbytes / 4);
+                store_half(it, (float *)r->data, r->nbytes / 4);
         }
     for (int k = 0; k < it->n_in; k++)            /* fp64: widen what the caller wrote */
         if (it->in_stage[k]) {

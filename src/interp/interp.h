@@ -27,9 +27,12 @@
  *
  * Precision modes (where each kernel rounds is documented at the top of its file):
  *   GC_PREC_FP32      plain float32;
- *   GC_PREC_FP16      float tensors are stored as half: float inputs, float constants
- *                     (weights, biases) and every float op output are rounded to half
- *                     (gc_f16_round); arithmetic inside an op stays float32;
+ *   GC_PREC_FP16      the GPU's fp16 mode on one runtime (opts.gpu_runtime, interp/
+ *                     fp16_model.h): float tensors are stored as half (float inputs,
+ *                     constants and every float op output rounded with gc_f16_round);
+ *                     GC_GPU_JS computes inside ops in float32, GC_GPU_NATIVE (the
+ *                     default) in half where ML Drift does (small-channel convolutions,
+ *                     Winograd transforms; docs/fp16-model.md);
  *   GC_PREC_FP16_ACC  as FP16, and accumulations (conv / FC / BMM dot products,
  *                     reductions, softmax sums, ...) round after every step, modelling
  *                     half-precision arithmetic.
@@ -60,6 +63,7 @@
 #include <stdbool.h>
 #include "common/common.h"
 #include "model/model.h"
+#include "interp/fp16_model.h"
 
 #define GC_MAX_RANK 8
 #define GC_SIG_AUTO (-2)
@@ -108,6 +112,7 @@ typedef struct {
                                    split their output rows over N threads (same results) */
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
+    gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
 } gc_interp_opts;
 
 typedef struct {

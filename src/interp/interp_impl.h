@@ -71,6 +71,7 @@ typedef struct gc_node {
     gc_rt **in, **out;          /* in[i] NULL for an optional input that is absent */
     void *data;                 /* kernel's prepared data */
     bool folded;                /* evaluated at prepare */
+    bool keep_float;            /* fp16: output not rounded (a float chain, fp16_chains.c) */
     int n_scratch;
     size_t scratch_bytes[4];
     size_t scratch_off[4];
@@ -98,6 +99,8 @@ typedef struct gc_ctx {
     bool acc16;                 /* precision == FP16_ACC */
     bool xnn;                   /* qmode == GC_QMODE_XNNPACK */
     bool fp64;                  /* precision == FP64: float tensors are held as FLOAT64 */
+    const gc_f16_model *hm;     /* precision == FP16: the runtime's half-precision model
+                                   (fp16_model.h); NULL in every other mode */
     int threads;                /* >= 1: worker threads a kernel may split its outputs over */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
@@ -156,6 +159,8 @@ gc_status gc_need_known(gc_ctx *ctx, gc_node *n, int slot, const char *what);
 /* Prepare a called subgraph as a child frame whose inputs take the given shapes. */
 gc_status gc_frame_child(gc_ctx *ctx, gc_node *n, int32_t sg, int n_in, gc_rt *const *ins,
                          gc_frame **out);
+/* fp16 native: mark the float chains around reductions (fp16_chains.c). */
+void gc_f16_mark_chains(gc_frame *f);
 /* Run a child frame: copy `ins` into its inputs, run, copy its outputs to `outs`. */
 gc_status gc_frame_call(gc_ctx *ctx, gc_frame *f, int n_in, gc_rt *const *ins,
                         int n_out, gc_rt *const *outs);

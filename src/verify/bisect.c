@@ -133,7 +133,7 @@ static int compare_b(int32_t op, const gc_tview *outs, int n_outs, void *user) {
 static gc_status run_side(const gc_model *m, const gc_bisect_opts *o, gc_precision p,
                           gc_on_node_fn fn, ctx *user, char *err, size_t errlen) {
     gc_interp_opts io = { .precision = p, .qmode = o->qmode, .signature = GC_SIG_AUTO,
-                          .on_node = fn, .user = user };
+                          .on_node = fn, .user = user, .gpu_runtime = o->gpu_runtime };
     gc_interp *it = gc_interp_new(m, &io, err, errlen);
     if (!it) return GC_ERR_FORMAT;                /* no entry, a tensor of rank > 6, ... */
     gc_status s = gc_interp_prepare(it);
@@ -225,7 +225,8 @@ gc_status gc_bisect(const gc_model *m, const gc_bisect_opts *o, gc_bisect_result
         if (!found) { gc_errf(err, errlen, "%s: no reference tensor matches (want tensors/s<S>_t<T>.npy, float32)", o->ref_dir);
                       s = GC_ERR_USAGE; goto out; }
     } else {
-        snprintf(r->b_desc, sizeof r->b_desc, "interpreter %s", gc_precision_name(o->b));
+        snprintf(r->b_desc, sizeof r->b_desc, "interpreter %s%s", gc_precision_name(o->b),
+                 o->b == GC_PREC_FP16 ? (o->gpu_runtime == GC_GPU_JS ? " (js)" : " (native)") : "");
         c.side = "B";
         s = run_side(m, o, o->b, compare_b, &c, err, errlen);
         if (s != GC_OK) goto out;

@@ -53,6 +53,7 @@ typedef struct {
     const char *ref_dir;            /* side B from files: DIR/tensors/s<S>_t<T>.npy */
     double tol;                     /* rel threshold (default 1e-2) */
     gc_qmode qmode;
+    gc_f16_runtime gpu_runtime;     /* whose fp16 arithmetic fp16 emulates (default native) */
     /* inputs: fill(view, k) for each entry input */
     gc_status (*fill)(const gc_tview *v, int k, void *user);
     void *fill_user;

@@ -98,3 +98,94 @@ GC_TEST(fp16_matches_compiler_float16) {
     CHECK_EQ_INT(bad, 0);
 }
 #endif
+
+/* ---- the F16C array path against the portable scalar one --------------------------------- */
+
+/* Both paths over the floats with bit patterns lo, lo + step, ... (< 2^32): every
+ * difference counts. */
+static long f16c_vs_scalar(uint64_t lo, uint64_t step, uint64_t count) {
+    enum { N = 4096 };
+    static float a[N], b[N];
+    static uint32_t in[N];
+    long bad = 0;
+    uint64_t u = lo;
+    for (uint64_t done = 0; done < count && u < 0x100000000ull;) {
+        size_t n = 0;
+        for (; n < N && done < count && u < 0x100000000ull; n++, done++, u += step) {
+            in[n] = (uint32_t)u;
+            a[n] = b[n] = from_bits(in[n]);
+        }
+        gc_f16_round_n_scalar(a, n);
+        if (!gc_f16_round_n_f16c(b, n)) return -1;
+        for (size_t i = 0; i < n; i++)
+            if (bits(a[i]) != bits(b[i])) {
+                if (bad < 5) fprintf(stderr, "  0x%08x: scalar 0x%08x, F16C 0x%08x\n", in[i], bits(a[i]), bits(b[i]));
+                bad++;
+            }
+    }
+    return bad;
+}
+
+/* A dense sample of all 2^32 floats (every 61st bit pattern: every exponent, both signs,
+ * NaN payloads, infinities, subnormals), and around every half: each tie between two
+ * neighbouring halves and 4 float ulps either side of every half. GC_FP16_EXHAUSTIVE=1
+ * checks every float (about a minute). */
+GC_TEST(fp16_f16c_matches_scalar) {
+    if (!gc_f16_have_f16c()) SKIP("this CPU has no F16C: only the scalar path runs");
+    const char *all = getenv("GC_FP16_EXHAUSTIVE");
+    if (all && !strcmp(all, "1")) { CHECK_EQ_INT(f16c_vs_scalar(0, 1, 0x100000000ull), 0); return; }
+    CHECK_EQ_INT(f16c_vs_scalar(0, 61, 0x100000000ull / 61 + 1), 0);
+    long bad = 0;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        float f = gc_f16_to_f32((uint16_t)h);
+        if (isnan(f)) continue;
+        bad += f16c_vs_scalar((uint64_t)bits(f) >= 4 ? bits(f) - 4 : 0, 1, 9);
+        if ((h & 0x7fff) < 0x7bff) {          /* the tie with the next half up in magnitude */
+            float mid = (f + gc_f16_to_f32((uint16_t)(h + 1))) * 0.5f;
+            bad += f16c_vs_scalar(bits(mid) - 2, 1, 5);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* NaN: quiet, the top 10 payload bits kept, on both paths */
+    float v[4] = { from_bits(0x7f800001u), from_bits(0xffbfffffu), from_bits(0x7fc00000u), from_bits(0x7fa02000u) };
+    gc_f16_round_n_f16c(v, 4);
+    CHECK_EQ_INT(bits(v[0]), 0x7fc00000u);
+    CHECK_EQ_INT(bits(v[1]), 0xffffe000u);
+    CHECK_EQ_INT(bits(v[2]), 0x7fc00000u);
+    CHECK_EQ_INT(bits(v[3]), 0x7fe02000u);
+    CHECK_EQ_INT(bits(gc_f16_round(from_bits(0x7fa02000u))), 0x7fe02000u);
+}
+
+/* gc_f16_madd_n / gc_f16_vmadd_n: F16C and scalar agree, and one step is
+ * r(acc + r(x w)) as computed by hand. */
+GC_TEST(fp16_madd_paths_agree) {
+    enum { N = 37 };                           /* a tail after 4 vectors of 8 */
+    float acc1[N], acc2[N], acc3[N], acc4[N], w[N], xs[N];
+    uint32_t s = 99u;
+    for (int i = 0; i < N; i++) {
+        s ^= s << 13; s ^= s >> 17; s ^= s << 5;
+        acc1[i] = acc2[i] = acc3[i] = acc4[i] = gc_f16_round((float)(s % 2001) / 64.0f - 15.0f);
+        w[i] = gc_f16_round((float)((s >> 11) % 997) / 300.0f - 1.6f);
+        xs[i] = gc_f16_round((float)((s >> 3) % 503) / 97.0f - 2.5f);
+    }
+    for (int k = 0; k < 50; k++) {
+        float x = gc_f16_round(1.0f + (float)k / 7.0f);
+        gc_f16_force_scalar(1);
+        gc_f16_madd_n(acc1, x, w, N);
+        gc_f16_vmadd_n(acc3, xs, w, N);
+        gc_f16_force_scalar(0);
+        gc_f16_madd_n(acc2, x, w, N);
+        gc_f16_vmadd_n(acc4, xs, w, N);
+    }
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += bits(acc1[i]) != bits(acc2[i]) || bits(acc3[i]) != bits(acc4[i]);
+    CHECK_EQ_INT(bad, 0);
+    /* by hand: 1 + r(2^-11 * 1) = 1 + 2^-11, a tie between 1 and 1 + 2^-10: stays 1 */
+    float a[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, ww[9];
+    for (int i = 0; i < 9; i++) ww[i] = ldexpf(1.0f, -11);
+    gc_f16_madd_n(a, 1.0f, ww, 9);
+    for (int i = 0; i < 9; i++) CHECK(a[i] == 1.0f);
+    /* 1 + r(3 * 2^-11) = 1 + 1.5 * 2^-10 -> 1 + 2^-9 (tie to even mantissa 2) */
+    gc_f16_madd_n(a, 3.0f, ww, 9);
+    for (int i = 0; i < 9; i++) CHECK(a[i] == 1.0f + ldexpf(1.0f, -9));
+}

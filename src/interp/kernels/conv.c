@@ -43,11 +43,17 @@
  *   dequantized filter w * s rounded to half (the GPU dequantizes constant weights).
  *
  * fp16: weights and bias are rounded at prepare (as every float constant); output
- * rounded by the core. fp16-acc: every product is rounded, then every partial sum,
- * then the bias addition: acc = r(acc + r(x w)), out = r(acc + b).
+ * rounded by the core. How the products are summed follows the runtime's model
+ * (interp/fp16_model.h, ctx->hm): in float, or in half (acc = r(acc + r(x w)) per
+ * multiply-add, out = r(acc + b)), per kind: CONV_2D with at most conv_small_max_ic
+ * input channels per group, other CONV_2D and TRANSPOSE_CONV, DEPTHWISE_CONV_2D. A
+ * CONV_2D that ML Drift runs as Winograd F(4x4, 3x3) (model.winograd and
+ * gc_wino16_eligible) goes through kernels/winograd16.c on transformed weights made
+ * from the file's float32 filter. fp16-acc: every conv sums in half as above.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"
+#include "interp/kernels/winograd16.h"
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
  * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
@@ -90,6 +96,10 @@ typedef struct {
     gc_f32 *hs;                         /* per output channel filter scale */
     int q_slot, qp_slot;                /* scratch: quantized input; per-batch step and zero point */
     bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
+    /* fp16 */
+    bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
+    gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
+    int wino_slot;                      /* scratch: one gc_wino16 worker area per thread */
 } conv_data;
 
 /* In 64 bits: kernel, dilation and stride come from the file ((k - 1) * d alone can
@@ -182,6 +192,10 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
     return GC_OK;
 }
 
+#ifndef GC_FP64_BUILD
+static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w);
+#endif
+
 static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, gc_rt *w, gc_rt *b, gc_rt *y, int64_t K) {
     GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32, "output must be FLOAT32");
     GC_ENSURE(ctx, !b || b->dtype == GC_T_FLOAT32, "bias must be FLOAT32");
@@ -198,6 +212,9 @@ static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x,
                 size_t src = d->kind == K_DW ? (size_t)k * d->OC + (size_t)oc : (size_t)oc * K + (size_t)k;
                 d->wt[(size_t)k * d->OC + (size_t)oc] = gc_f16_round((float)gc_hq_wget(w, src) * d->hs[oc]);
             }
+#ifndef GC_FP64_BUILD
+        if (ctx->fp16) return fp16_prepare(ctx, n, d, NULL);
+#endif
         return GC_OK;
     }
     /* int32 accumulators as TFLite's: K taps of |q - z| <= 255 times |w| <= 128 */
@@ -354,6 +371,9 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
         } else if (d->kind != K_DW) {
             d->w_slot = gc_ctx_scratch(ctx, n, wbytes);
         }
+#ifndef GC_FP64_BUILD
+        GC_TRY(fp16_prepare(ctx, n, d, w));
+#endif
     } else {
         GC_UNSUP(ctx, gc_is_qint(x->dtype), "input type %s is not supported", gc_type_name(x->dtype));
         GC_TRY(quant_prepare(ctx, n, d, x, w, b, y, (int)K));
@@ -368,6 +388,51 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
 }
 
 /* ---- float ---------------------------------------------------------------------------- */
+
+#ifndef GC_FP64_BUILD
+/* How this node sums in the fp16 modes (see the top of the file). The Winograd weights
+ * come from the file's float32 filter (a constant: the delegate transforms it on the
+ * CPU), not from the half-rounded copy the interpreter holds. */
+static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w) {
+    const gc_f16_model *hm = ctx->hm;
+    d->a16 = ctx->acc16;
+    if (!hm) return GC_OK;
+    if (d->kind == K_DW) d->a16 = hm->depthwise == GC_ACC_F16;
+    else if (d->kind == K_CONV && d->ICg <= hm->conv_small_max_ic) d->a16 = hm->conv_small == GC_ACC_F16;
+    else d->a16 = hm->conv == GC_ACC_F16;
+    if (d->kind != K_CONV || !hm->winograd || !w || !w->known ||
+        !gc_wino16_eligible(d->KH, d->KW, d->sh, d->sw, d->dh, d->dw, d->G, d->C, d->OC, d->OH, d->OW))
+        return GC_OK;
+    /* the transformed filter holds 36 / 9 = 4 times the filter's floats (which exist) */
+    GC_UNSUP(ctx, w->nbytes == (size_t)d->OC * 9 * (size_t)d->C * sizeof(float) && w->nbytes <= SIZE_MAX / 8,
+             "Winograd filter of %d x %d channels is too large", (int)d->C, (int)d->OC);
+    const gc_buffer *buf = w->kind == GC_RT_CONST ? gc_tensor_buffer(ctx->m, w->ir) : NULL;
+    const float *g = (const float *)w->data;              /* folded: computed in half already */
+    if (buf && !w->ir->sparsity && buf->size >= (size_t)d->OC * 9 * (size_t)d->C * sizeof(float) &&
+        (uintptr_t)buf->data % sizeof(float) == 0)
+        g = (const float *)buf->data;
+    d->wino = gc_ctx_alloc(ctx, sizeof *d->wino);
+    if (!d->wino) return GC_ERR_NOMEM;
+    gc_wino16_setup(d->wino, d->B, d->H, d->W, d->C, d->OH, d->OW, d->OC, d->pt, d->pl,
+                    hm->conv, d->lo, d->hi, true);
+    bool fresh;
+    d->wino->u = gc_ctx_derived(ctx, w->data, 40, d->OC, d->C, gc_wino16_u_floats(d->wino) * sizeof(float), &fresh);
+    if (!d->wino->u) return GC_ERR_NOMEM;
+    if (fresh) gc_wino16_weights(d->wino, g);
+    int nt = ctx->threads > 0 ? ctx->threads : 1;
+    d->wino_slot = gc_ctx_scratch(ctx, n, gc_wino16_scratch_floats(d->wino) * sizeof(float) * (size_t)nt);
+    return d->wino_slot < 0 ? GC_ERR_NOMEM : GC_OK;
+}
+
+typedef struct { const conv_data *d; const float *x, *bias; float *y; float *scratch; size_t per; } wino_job;
+
+static void wino_job_run(void *arg, int i, int n) {
+    const wino_job *j = arg;
+    int32_t ty = j->d->wino->tiles_y;
+    gc_wino16_run(j->d->wino, j->x, j->bias, j->y, j->scratch + (size_t)i * j->per,
+                  (int32_t)((int64_t)ty * i / n), (int32_t)((int64_t)ty * (i + 1) / n));
+}
+#endif
 
 /* rows r0..r1-1 of the output, r = b * OH + oy (threads take disjoint row ranges; each
  * output's accumulation order is the same whatever the split) */
@@ -393,8 +458,7 @@ GC_CLONES static void conv_f32(bool a16, const conv_data *d, const float *x, con
                             const float xv = xg[ic];
                             const float *w = wk + (size_t)ic * OC;
                             if (!a16) for (int32_t oc = o0; oc < o1; oc++) acc[oc] += xv * w[oc];
-                            else for (int32_t oc = o0; oc < o1; oc++)
-                                acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xv * w[oc]));
+                            else gc_f16_madd_n(acc + o0, xv, w + o0, (size_t)(o1 - o0));
                         }
                     }
                 }
@@ -425,12 +489,14 @@ GC_CLONES static void dw_f32(bool a16, const conv_data *d, const float *x, const
                     const float *wk = w + ((size_t)ky * d->KW + kx) * OC;
                     if (M == 1 && !a16) {
                         for (int32_t c = 0; c < OC; c++) acc[c] += xp[c] * wk[c];
+                    } else if (M == 1) {
+                        gc_f16_vmadd_n(acc, xp, wk, (size_t)OC);
                     } else {
                         for (int32_t c = 0; c < d->C; c++)
                             for (int32_t m = 0; m < M; m++) {
                                 int32_t oc = c * M + m;
                                 if (!a16) acc[oc] += xp[c] * wk[oc];
-                                else acc[oc] = gc_f16_round(acc[oc] + gc_f16_round(xp[c] * wk[oc]));
+                                else gc_f16_madd_n(acc + oc, xp[c], wk + oc, 1);
                             }
                     }
                 }
@@ -462,7 +528,7 @@ static void conv_job_run(void *arg, int i, int n) {
 }
 
 GC_CLONES static void tconv_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *wt, const float *bias, float *y) {
-    const bool a16 = ctx->acc16;
+    const bool a16 = d->a16;
     const int32_t OC = d->OC, C = d->C;
     memset(y, 0, (size_t)d->B * d->OH * d->OW * OC * sizeof(float));
     for (int32_t b = 0; b < d->B; b++)
@@ -480,8 +546,7 @@ GC_CLONES static void tconv_f32(gc_ctx *ctx, const conv_data *d, const float *x,
                             float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
                             const float *w = wt + (((size_t)ky * d->KW + kx) * C + ic) * OC;
                             if (!a16) for (int32_t oc = 0; oc < OC; oc++) yp[oc] += xv * w[oc];
-                            else for (int32_t oc = 0; oc < OC; oc++)
-                                yp[oc] = gc_f16_round(yp[oc] + gc_f16_round(xv * w[oc]));
+                            else gc_f16_madd_n(yp, xv, w, (size_t)OC);
                         }
                     }
                 }
@@ -718,7 +783,16 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
         }
         const float *bias = b ? (const float *)b->data : NULL;
         if (d->kind == K_TCONV) { tconv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data); return GC_OK; }
-        conv_job j = { d, ctx->acc16, (const float *)x->data, wt, bias, (float *)y->data,
+#ifndef GC_FP64_BUILD
+        if (d->wino) {
+            int nt = ctx->threads < d->wino->tiles_y ? ctx->threads : d->wino->tiles_y;
+            wino_job wj = { d, (const float *)x->data, bias, (float *)y->data, (float *)n->scratch[d->wino_slot],
+                            gc_wino16_scratch_floats(d->wino) };
+            gc_parallel(nt > 0 ? nt : 1, wino_job_run, &wj);
+            return GC_OK;
+        }
+#endif
+        conv_job j = { d, d->a16, (const float *)x->data, wt, bias, (float *)y->data,
                        (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
         int64_t rows = (int64_t)d->B * d->OH;
         /* threads only when each has real work: >= 2 rows and ~64k multiply-adds */

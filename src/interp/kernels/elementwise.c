@@ -52,6 +52,7 @@ typedef struct {
     bool xnn;                               /* XNNPACK's ADD / SUB / MUL arithmetic */
     int32_t xa, xb, xbias; int xshift;      /* xnn ADD/SUB: multipliers, bias, shift */
     float xscale;                           /* xnn MUL: s_a s_b / s_out */
+    bool h16;                   /* fp16 native: SQUARED_DIFFERENCE rounds the difference */
 } bin_data;
 
 static int op_of(int32_t code) {
@@ -88,6 +89,7 @@ static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     bin_data *d = gc_ctx_alloc(ctx, sizeof *d);
+    if (d) d->h16 = ctx->hm && ctx->hm->half_math;
     if (!d) return GC_ERR_NOMEM;
     d->op = op_of(n->code);
     int rank; int32_t shp[GC_MAX_RANK];
@@ -171,7 +173,7 @@ static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
 
 /* ---- inner runs: y[0..cnt) = f(a[i*sa], b[i*sb]) ------------------------------------------ */
 
-static gc_status run_f32(const bin_data *d, float *y, const float *a, int64_t sa,
+static gc_status run_f32(const bin_data *d, bool h16, float *y, const float *a, int64_t sa,
                          const float *b, int64_t sb, int64_t cnt, uint8_t *yb) {
     switch (d->op) {
     case E_ADD: for (int64_t i = 0; i < cnt; i++) y[i] = gc_act_f(a[i * sa] + b[i * sb], d->lo, d->hi); break;
@@ -181,7 +183,9 @@ static gc_status run_f32(const bin_data *d, float *y, const float *a, int64_t sa
     case E_MAX: for (int64_t i = 0; i < cnt; i++) { float p = a[i * sa], q = b[i * sb]; y[i] = p > q ? p : q; } break;
     case E_MIN: for (int64_t i = 0; i < cnt; i++) { float p = a[i * sa], q = b[i * sb]; y[i] = p < q ? p : q; } break;
     case E_POW: for (int64_t i = 0; i < cnt; i++) y[i] = powf(a[i * sa], b[i * sb]); break;
-    case E_SQDIFF: for (int64_t i = 0; i < cnt; i++) { float t = a[i * sa] - b[i * sb]; y[i] = t * t; } break;
+    case E_SQDIFF:
+        for (int64_t i = 0; i < cnt; i++) { float t = a[i * sa] - b[i * sb]; if (h16) t = gc_f16_round(t); y[i] = t * t; }
+        break;
     case E_FLOORDIV: for (int64_t i = 0; i < cnt; i++) y[i] = floorf(a[i * sa] / b[i * sb]); break;
     case E_FLOORMOD:
         for (int64_t i = 0; i < cnt; i++) {
@@ -307,7 +311,7 @@ static gc_status binary_eval(gc_ctx *ctx, gc_node *n) {
     for (uint64_t o = 0; o < total; o += (uint64_t)cnt) {
         gc_status st;
         if (dt == GC_T_FLOAT32)
-            st = run_f32(d, (float *)y->data + o, (const float *)a->data + oa, d->sa[last],
+            st = run_f32(d, d->h16 && !n->keep_float, (float *)y->data + o, (const float *)a->data + oa, d->sa[last],
                          (const float *)b->data + ob, d->sb[last], cnt, y->data + o);
         else if (dt == GC_T_INT32 || dt == GC_T_INT64 || dt == GC_T_BOOL)
             st = run_int(ctx, d, dt, y->data + o * (uint64_t)ey, a->data + oa * ea, d->sa[last],

@@ -388,19 +388,28 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
     if (x->dtype == GC_T_FLOAT32) {
         float *acc = (float *)n->scratch[d->acc_slot];
         const float *bias = b ? (const float *)b->data : NULL;
-        const bool a16 = ctx->acc16;
+        const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16);
         if (d->runtime_w) {
             const float *ws = (const float *)n->in[1]->data;
             for (int64_t u = 0; u < N; u++)
                 for (int64_t k = 0; k < K; k++) d->wt[k * N + u] = ws[u * K + k];
         }
+        const bool slice = !ctx->acc16 && ctx->hm && ctx->hm->fc == GC_ACC_SLICE;
+        float *part = slice ? acc + N : NULL;
         for (int64_t r = 0; r < d->rows; r++) {
             const float *xr = (const float *)x->data + r * K;
             for (int64_t u = 0; u < N; u++) acc[u] = 0.0f;
+            if (slice) {
+                for (int64_t k0 = 0; k0 < K; k0 += 4) {
+                    for (int64_t u = 0; u < N; u++) part[u] = 0.0f;
+                    for (int64_t k = k0; k < k0 + 4 && k < K; k++) gc_f16_madd_n(part, xr[k], d->wt + k * N, (size_t)N);
+                    for (int64_t u = 0; u < N; u++) acc[u] += part[u];
+                }
+            } else
             for (int64_t k = 0; k < K; k++) {
                 const float xv = xr[k], *w = d->wt + k * N;
                 if (!a16) for (int64_t u = 0; u < N; u++) acc[u] += xv * w[u];
-                else for (int64_t u = 0; u < N; u++) acc[u] = gc_f16_round(acc[u] + gc_f16_round(xv * w[u]));
+                else gc_f16_madd_n(acc, xv, w, (size_t)N);
             }
             float *yr = (float *)y->data + r * N;
             for (int64_t u = 0; u < N; u++) {
@@ -604,6 +613,7 @@ GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     int32_t idx[GC_MAX_RANK] = { 0 };
     int br = d->rank - 2;
     bool fl = a->dtype == GC_T_FLOAT32;
+    const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16);
     for (int64_t bi = 0; bi < d->nbatch; bi++) {
         int64_t oa = 0, ob = 0;
         for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
@@ -620,8 +630,8 @@ GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
                 for (int64_t j = 0; j < N; j++) acc[j] = 0.0f;
                 for (int64_t k = 0; k < K; k++) {
                     const float av = d->adj_x ? as[k * M + i] : as[i * K + k], *w = bt + k * N;
-                    if (!ctx->acc16) for (int64_t j = 0; j < N; j++) acc[j] += av * w[j];
-                    else for (int64_t j = 0; j < N; j++) acc[j] = gc_f16_round(acc[j] + gc_f16_round(av * w[j]));
+                    if (!a16) for (int64_t j = 0; j < N; j++) acc[j] += av * w[j];
+                    else gc_f16_madd_n(acc, av, w, (size_t)N);
                 }
                 for (int64_t j = 0; j < N; j++) ys[i * N + j] = acc[j];
             }

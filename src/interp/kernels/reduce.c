@@ -106,6 +106,9 @@ static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
     uint64_t m = gc_numel(y), total = gc_numel(x);
     int32_t idx[GC_MAX_RANK] = { 0 };
     if (dt == GC_T_FLOAT32) {
+        /* fp16: half sums where the runtime's model says so (fp16-acc: always) */
+        const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->reduce == GC_ACC_F16);
+#define RACC(v) (a16 ? gc_f16_round(v) : (v))
         float *acc = (float *)n->scratch[d->acc_slot];
         const float *xs = (const float *)x->data;
         float init = code == GC_OP_REDUCE_MAX ? -INFINITY : code == GC_OP_REDUCE_MIN ? INFINITY :
@@ -118,8 +121,8 @@ static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
             switch (code) {
             case GC_OP_REDUCE_MAX: if (v > *a || isnan(v)) *a = v; break;
             case GC_OP_REDUCE_MIN: if (v < *a || isnan(v)) *a = v; break;
-            case GC_OP_REDUCE_PROD: *a = gc_racc(ctx, *a * v); break;
-            default: *a = gc_racc(ctx, *a + v); break;
+            case GC_OP_REDUCE_PROD: *a = RACC(*a * v); break;
+            default: *a = RACC(*a + v); break;
             }
             for (int k = r - 1; k >= 0; k--) {
                 oo += d->ostride[k];
@@ -129,7 +132,8 @@ static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
         }
         float *ys = (float *)y->data;
         for (uint64_t o = 0; o < m; o++)
-            ys[o] = code == GC_OP_MEAN ? gc_racc(ctx, acc[o] / (float)d->count) : acc[o];
+            ys[o] = code == GC_OP_MEAN ? RACC(acc[o] / (float)d->count) : acc[o];
+#undef RACC
         return GC_OK;
     }
     /* integers: int64 accumulators (exact); bool via 0/1 */

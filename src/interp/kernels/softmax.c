@@ -62,7 +62,12 @@ static gc_status softmax_eval(gc_ctx *ctx, gc_node *n) {
             float m = -INFINITY;
             for (uint64_t i = 0; i < L; i++) if (a[i] > m) m = a[i];
             float s = 0;
-            if (n->code == GC_OP_SOFTMAX) {
+            if (n->code == GC_OP_SOFTMAX && ctx->hm && ctx->hm->half_math) {
+                /* native fp16: exp(x - max) in half, the sum in float, times r(1 / sum) */
+                for (uint64_t i = 0; i < L; i++) { b[i] = gc_f16_round(expf(gc_f16_round(gc_f16_round(a[i] - m) * d->beta))); s += b[i]; }
+                float inv = gc_f16_round(1.0f / s);
+                for (uint64_t i = 0; i < L; i++) b[i] = b[i] * inv;
+            } else if (n->code == GC_OP_SOFTMAX) {
                 for (uint64_t i = 0; i < L; i++) { b[i] = gc_racc(ctx, expf((a[i] - m) * d->beta)); s = gc_racc(ctx, s + b[i]); }
                 for (uint64_t i = 0; i < L; i++) b[i] = gc_racc(ctx, b[i] / s);
             } else {

@@ -132,8 +132,27 @@ static gc_status unary_prepare(gc_ctx *ctx, gc_node *n) {
     return gc_set_shape(ctx, y, x->rank, x->shape);
 }
 
+#ifndef GC_FP64_BUILD
+/* The native runtime's half arithmetic for the multi-step formulas (fp16_model.h,
+ * half_math); the result is rounded once more by the core. */
+static float f_half(int32_t code, const unary_data *d, float x) {
+#define R gc_f16_round_inline
+    switch (code) {
+    case GC_OP_LOGISTIC: return 1.0f / R(1.0f + R(expf(-x)));
+    case GC_OP_HARD_SWISH: { float t = R(R(x * R(1.0f / 6.0f)) + 0.5f); t = t < 0 ? 0 : t > 1 ? 1 : t; return x * t; }
+    case GC_OP_GELU:
+        if (d->approximate) {
+            float x3 = R(R(x * x) * x), in = R(x + R(R(0.044715f) * x3));
+            return R(0.5f * x) * R(1.0f + R(tanhf(R(R(0.7978845608028654f) * in))));
+        }
+        return R(0.5f * x) * R(1.0f + R(erff(R(x * R(0.7071067811865476f)))));
+    default: return f_apply(code, d, x);
+    }
+#undef R
+}
+#endif
+
 static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
-    (void)ctx;
     unary_data *d = n->data;
     gc_rt *x = n->in[0], *y = n->out[0];
     uint64_t m = gc_numel(x);
@@ -144,6 +163,13 @@ static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
     }
     if (dt == GC_T_FLOAT32) {
         const float *a = (const float *)x->data; float *b = (float *)y->data;
+#ifndef GC_FP64_BUILD
+        if (ctx->hm && ctx->hm->half_math &&
+            (n->code == GC_OP_LOGISTIC || n->code == GC_OP_HARD_SWISH || n->code == GC_OP_GELU)) {
+            for (uint64_t i = 0; i < m; i++) b[i] = f_half(n->code, d, a[i]);
+            return GC_OK;
+        }
+#endif
         switch (n->code) {                    /* the common ones without the switch per element */
         case GC_OP_RELU: for (uint64_t i = 0; i < m; i++) b[i] = a[i] < 0 ? 0.0f : a[i]; break;
         case GC_OP_LOGISTIC: for (uint64_t i = 0; i < m; i++) b[i] = 1.0f / (1.0f + expf(-a[i])); break;

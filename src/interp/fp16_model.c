@@ -1,0 +1,37 @@
+/* fp16_model.c — the per-runtime fp16 tables (fp16_model.h; evidence in docs/fp16-model.md). */
+#include "interp/fp16_model.h"
+
+#include <string.h>
+
+const char *gc_f16_runtime_name(gc_f16_runtime r) { return r == GC_GPU_JS ? "js" : "native"; }
+
+int gc_f16_runtime_parse(const char *s) {
+    if (!s) return -1;
+    if (!strcmp(s, "native")) return GC_GPU_NATIVE;
+    if (!strcmp(s, "js")) return GC_GPU_JS;
+    return -1;
+}
+
+static const gc_f16_model native_model = {
+    .name = "native", .runtime = "native libLiteRt 2.3.0 (WebGPU accelerator, shader-f16)",
+    .conv_small = GC_ACC_F16, .conv_small_max_ic = 4,
+    .conv = GC_ACC_F32, .depthwise = GC_ACC_F32,
+    .winograd = true,
+    .fc = GC_ACC_SLICE, .bmm = GC_ACC_F32,
+    .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
+    .half_math = true, .reduce_chains = true, .saturate = true,
+    .scalar_args = true,
+};
+
+static const gc_f16_model js_model = {
+    .name = "js", .runtime = "LiteRT.js 2.5.3 (WebGPU over Dawn, no shader-f16)",
+    .conv_small = GC_ACC_F32, .conv_small_max_ic = 4,
+    .conv = GC_ACC_F32, .depthwise = GC_ACC_F32,
+    .winograd = false,
+    .fc = GC_ACC_F32, .bmm = GC_ACC_F32,
+    .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
+};
+
+const gc_f16_model *gc_f16_model_for(gc_f16_runtime r) {
+    return r == GC_GPU_JS ? &js_model : &native_model;
+}

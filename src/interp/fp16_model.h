@@ -1,0 +1,71 @@
+/* fp16_model.h — what `--precision fp16` emulates on each GPU runtime: where ML Drift
+ * (LiteRT's GPU accelerator) keeps half precision and where it keeps float, per op kind.
+ * docs/fp16-model.md gives the evidence (LiteRT source and H200 measurements).
+ *
+ * Both runtimes store every float tensor as half (inputs, constants, op outputs, and
+ * the intermediate tensors of ops that ML Drift splits into several kernels). They
+ * differ in arithmetic:
+ *   GC_GPU_NATIVE  native libLiteRt 2.3.0 (the ai-edge-litert wheel's WebGPU accelerator,
+ *                  its own Dawn with shader-f16): CalculationsPrecision::F16, so kernels
+ *                  compute in half where their source says FLT / half;
+ *   GC_GPU_JS      LiteRT.js 2.5.3 over Dawn without shader-f16: half storage, float
+ *                  arithmetic everywhere (what the interpreter's fp16 did before).
+ * The default is GC_GPU_NATIVE, the runtime apps ship.
+ *
+ * The model is a table of accumulation precisions, one per op kind (gc_f16_acc):
+ *   GC_ACC_F32   products of half operands (exact in float) summed in float, the
+ *                result rounded to half once when stored;
+ *   GC_ACC_F16   half arithmetic: every product and every partial sum rounded to half
+ *                (acc = r(acc + r(x w)) in the op's own summation order);
+ *   GC_ACC_SLICE ML Drift's F32_F16 scheme: each 4-channel slice's products summed in
+ *                half (p = r(p + r(x w)) over the 4), the slice sums added in float.
+ */
+#ifndef GC_FP16_MODEL_H
+#define GC_FP16_MODEL_H
+
+#include <stdbool.h>
+
+typedef enum { GC_GPU_NATIVE = 0, GC_GPU_JS = 1 } gc_f16_runtime;
+const char *gc_f16_runtime_name(gc_f16_runtime r);     /* "native", "js" */
+int gc_f16_runtime_parse(const char *s);               /* -1 when unknown */
+
+typedef enum { GC_ACC_F32 = 0, GC_ACC_F16 = 1, GC_ACC_SLICE = 2 } gc_f16_acc;
+
+typedef struct gc_f16_model {
+    const char *name;           /* "native" / "js" */
+    const char *runtime;        /* what it stands for, for reports */
+    /* CONV_2D whose input channels (per group) fit in one 4-channel slice: ML Drift's
+     * generic convolution with half accumulators */
+    gc_f16_acc conv_small;
+    int conv_small_max_ic;      /* "small": input channels per group <= this */
+    gc_f16_acc conv;            /* other CONV_2D (and TRANSPOSE_CONV) */
+    gc_f16_acc depthwise;       /* DEPTHWISE_CONV_2D */
+    /* 3x3, stride 1, dilation 1, groups 1 CONV_2D with >= 64 input and output channels
+     * and >= 32 output tiles of 4x4: Winograd F(4x4, 3x3) (kernels/winograd16.c), its
+     * input and output transforms in half, the 36 products per tile summed as `conv` */
+    bool winograd;
+    gc_f16_acc fc;              /* FULLY_CONNECTED */
+    gc_f16_acc bmm;             /* BATCH_MATMUL */
+    gc_f16_acc reduce;          /* MEAN, SUM, REDUCE_PROD, pooling averages */
+    gc_f16_acc softmax;         /* SOFTMAX / LOG_SOFTMAX: the exp sum */
+    /* ops whose GPU formula has several steps compute each step in half:
+     * SQUARED_DIFFERENCE r(r(a - b)^2); LOGISTIC r(1 / r(1 + r(exp(-x))));
+     * HARD_SWISH r(x r(clamp(r(r(x / 6) + 0.5), 0, 1))); GELU (erf form)
+     * r(r(x / 2) r(1 + r(erf(r(x r(1/sqrt 2)))))), tanh form likewise step by step;
+     * SOFTMAX e_i = r(exp(r(x_i - max))), y_i = r(e_i r(1 / sum)) */
+    bool half_math;
+    /* SQUARED_DIFFERENCE -> MEAN/SUM -> linked elementwise ops stay float until the
+     * chain's last op (fp16_chains.c) */
+    bool reduce_chains;
+    /* storing a float result as half saturates: finite values past 65504 become +-65504
+     * (not inf) */
+    bool saturate;
+    /* one-element float constants (eps, scales) are kernel arguments in float, not
+     * half tensors */
+    bool scalar_args;
+} gc_f16_model;
+
+/* The model of a runtime (never NULL for a valid runtime). */
+const gc_f16_model *gc_f16_model_for(gc_f16_runtime r);
+
+#endif
