@@ -19,7 +19,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #define GC_F16C 1
 #include <cpuid.h>
 #include <immintrin.h>
@@ -139,18 +139,6 @@ bool gc_f16_have_f16c(void) { return false; }
 void gc_f16_round_sat_n(float *x, size_t n) {
     for (size_t i = 0; i < n; i++) x[i] = gc_f16_round_sat_inline(x[i]);
 }
-__attribute__((target("avx,f16c")))
-static void vmadd_f16c(float *acc, const float *x, const float *w, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i));
-        p = _mm256_cvtph_ps(_mm256_cvtps_ph(p, _MM_FROUND_TO_NEAREST_INT));
-        __m256 s = _mm256_add_ps(_mm256_loadu_ps(acc + i), p);
-        _mm256_storeu_ps(acc + i, _mm256_cvtph_ps(_mm256_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT)));
-    }
-    for (; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + gc_f16_round_inline(x[i] * w[i]));
-}
-
 bool gc_f16_round_n_f16c(float *x, size_t n) { (void)x; (void)n; return false; }
 void gc_f16_round_copy(float *y, const float *x, size_t n) {
     for (size_t i = 0; i < n; i++) y[i] = gc_f16_round_inline(x[i]);
