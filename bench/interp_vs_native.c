@@ -250,17 +250,17 @@ static void side_fail(side *s, const char *why) {
     snprintf(s->reason, sizeof s->reason, "%s", why);
 }
 
-/* The worker went away: say how (signal, exit status). */
+/* The worker went away (r: what recv_msg said): say how (time limit, signal, exit). */
 static void side_lost(side *s, const char *what, int r) {
     char why[480];
     if (r == -1) {
-        snprintf(why, sizeof why, "%s: no answer within the time limit (killed)", what);
+        snprintf(why, sizeof why, "no answer within the time limit (--timeout) during %s: killed", what);
         kill(-s->pid, SIGKILL);
     } else {
         int st = 0;
         pid_t w = waitpid(s->pid, &st, 0);
-        if (w == s->pid && WIFSIGNALED(st)) snprintf(why, sizeof why, "%s: crashed (signal %d: %s)", what, WTERMSIG(st), strsignal(WTERMSIG(st)));
-        else snprintf(why, sizeof why, "%s: exited without a result", what);
+        if (w == s->pid && WIFSIGNALED(st)) snprintf(why, sizeof why, "crashed during %s (signal %d: %s)", what, WTERMSIG(st), strsignal(WTERMSIG(st)));
+        else snprintf(why, sizeof why, "exited without a result during %s", what);
         s->pid = -1;
     }
     side_fail(s, why);
@@ -300,7 +300,7 @@ static void await_ready(side *s, const char *what, int run, double timeout_s) {
     int r = recv_msg(s->ev, &m, timeout_s);
     if (r == 1 && m.kind == MSG_READY && m.run == run) return;
     if (r == 1 && m.kind == MSG_FAIL) { side_fail(s, m.text); return; }
-    if (r == 1) { char t[128]; snprintf(t, sizeof t, "%s: unexpected message %d", what, m.kind); side_fail(s, t); return; }
+    if (r == 1) { char t[160]; snprintf(t, sizeof t, "unexpected message %d during %s", m.kind, what); side_fail(s, t); return; }
     side_lost(s, what, r);
 }
 
@@ -321,19 +321,19 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
     if (!start_worker(ours, 0, path, threads, bo, NULL)) snprintf(ours->reason, sizeof ours->reason, "fork: %s", strerror(errno));
     if (!start_worker(nat, 1, path, threads, bo, dir)) snprintf(nat->reason, sizeof nat->reason, "fork: %s", strerror(errno));
     /* prepare / compile: both at once is fine, nothing is timed yet */
-    if (ours->alive) await_ready(ours, "ours", 0, bo->timeout_s);
-    if (nat->alive) await_ready(nat, "native", 0, bo->timeout_s);
+    if (ours->alive) await_ready(ours, "prepare and first invoke", 0, bo->timeout_s);
+    if (nat->alive) await_ready(nat, "compile and first invoke", 0, bo->timeout_s);
     for (int r = 0; r < total; r++) {
         msg m;
         if (ours->alive) {
             int k = send_cmd(ours->cmd, 'g') ? recv_msg(ours->ev, &m, bo->timeout_s) : 0;
             if (k == 1 && m.kind == MSG_DONE) { if (r >= bo->warmup) ours->ms[ours->n++] = m.ms; }
             else if (k == 1 && m.kind == MSG_FAIL) side_fail(ours, m.text);
-            else side_lost(ours, "ours", k == 1 ? 0 : k);
+            else side_lost(ours, "an invoke", k == 1 ? 0 : k);
         }
         if (nat->alive) {
-            if (!send_cmd(nat->cmd, 'g')) side_lost(nat, "native", 0);
-            else await_ready(nat, "native", r + 1, bo->timeout_s);
+            if (!send_cmd(nat->cmd, 'g')) side_lost(nat, "an invoke", 0);
+            else await_ready(nat, "an invoke", r + 1, bo->timeout_s);
         }
     }
     if (ours->alive) {
@@ -341,7 +341,7 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
         int k = send_cmd(ours->cmd, 'q') ? recv_msg(ours->ev, &m, bo->timeout_s) : 0;
         if (k == 1 && m.kind == MSG_RESULT) ours->rss_kb = m.rss_kb;
         else if (k == 1 && m.kind == MSG_FAIL) side_fail(ours, m.text);
-        else side_lost(ours, "ours", k == 1 ? 0 : k);
+        else side_lost(ours, "the end", k == 1 ? 0 : k);
     }
     while (nat->alive) {                         /* the runs' times, then the RSS */
         msg m;
@@ -349,7 +349,7 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
         if (k == 1 && m.kind == MSG_TIME) { if (m.run >= bo->warmup && nat->n < total) nat->ms[nat->n++] = m.ms; }
         else if (k == 1 && m.kind == MSG_RESULT) { nat->rss_kb = m.rss_kb; break; }
         else if (k == 1 && m.kind == MSG_FAIL) side_fail(nat, m.text);
-        else side_lost(nat, "native", k == 1 ? 0 : k);
+        else side_lost(nat, "the end", k == 1 ? 0 : k);
     }
     side *both[2] = { ours, nat };
     for (int i = 0; i < 2; i++) {
@@ -514,7 +514,7 @@ static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *
             if (!head) { printf("\nnotes:\n"); head = true; }
             printf("- %s: model: %s\n", r->name, r->info.error);
         }
-        for (int k = 0; k < r->n_configs; k++)
+        for (int k = 0; r->info.ok && k < r->n_configs; k++)
             for (int w = 0; w < 2; w++) {
                 const side *s = &r->s[k][w];
                 if (s->ok) continue;
