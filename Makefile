@@ -143,13 +143,14 @@ zoo:
 	$(MAKE) all
 	.venv/bin/python tools/zoo.py --md build/zoo/TABLE.md $(ZOO)
 
-# bench: our interpreter against native LiteRT CPU, one table (bench/interp_vs_native.sh);
-# bench-all: that and every other benchmark (bench/run.sh)
+# bench: our interpreter against native LiteRT CPU, one table (bench/interp_vs_native.sh;
+# BENCH_ARGS="--json FILE --runs N ..." passes options, MODEL paths too); bench-all: that and
+# every other benchmark (bench/run.sh)
 $(BUILD)/interp_vs_native: $(BUILD)/obj/bench/interp_vs_native.o $(BUILD)/obj/bench/fma_peak.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 DEPS += $(BUILD)/obj/bench/interp_vs_native.d $(BUILD)/obj/bench/fma_peak.d
 bench: all $(BUILD)/interp_vs_native
-	./bench/interp_vs_native.sh
+	./bench/interp_vs_native.sh $(BENCH_ARGS)
 bench-all: all $(BUILD)/interp_vs_native
 	./bench/run.sh
 
