@@ -11,7 +11,7 @@
 #   make demo       install what it needs, then the main job on the built-in default model
 #   make zoo        every model recipe (models/<family>/<model>/) end to end, one table
 #                   (ZOO="name ..." for some; build/zoo/<family>/<model>/ holds the outputs)
-#   make bench      benchmarks (bench/)
+#   make bench      our interpreter vs native LiteRT CPU per model, one table (bench-all: every bench/)
 #   make install PREFIX=/usr/local
 #   make wheel      dist/gpuclean-VERSION-py3-none-manylinux_X_Y_ARCH.whl (pip install it)
 CC      ?= cc
@@ -37,7 +37,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(BUILD)/obj/tools/demo_model.d $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
 
-.PHONY: wheel wheel-bin test-slow all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench install clean venv
+.PHONY: wheel wheel-bin test-slow all lib cli test ctest asan ubsan fuzz fuzz-run demo zoo bench bench-all install clean venv
 all: lib cli
 lib: $(BUILD)/libgpuclean.a $(BUILD)/libgpuclean.so
 cli: $(BUILD)/gpuclean
@@ -143,7 +143,15 @@ zoo:
 	$(MAKE) all
 	.venv/bin/python tools/zoo.py --md build/zoo/TABLE.md $(ZOO)
 
-bench: all
+# bench: our interpreter against native LiteRT CPU, one table (bench/interp_vs_native.sh;
+# BENCH_ARGS="--json FILE --runs N ..." passes options, MODEL paths too); bench-all: that and
+# every other benchmark (bench/run.sh)
+$(BUILD)/interp_vs_native: $(BUILD)/obj/bench/interp_vs_native.o $(BUILD)/obj/bench/fma_peak.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+DEPS += $(BUILD)/obj/bench/interp_vs_native.d $(BUILD)/obj/bench/fma_peak.d
+bench: all $(BUILD)/interp_vs_native
+	./bench/interp_vs_native.sh $(BENCH_ARGS)
+bench-all: all $(BUILD)/interp_vs_native
 	./bench/run.sh
 
 # install: PREFIX/bin/gpuclean, PREFIX/lib/libgpuclean.{a,so}, PREFIX/lib/pkgconfig/gpuclean.pc,

@@ -50,6 +50,8 @@ static const char *HELP =
 "  --quiet                      print only the residency line(s) and the verdict\n"
 "  --timeout SECONDS            per compile+run mode (default 120)\n"
 "  --runs N                     timed runs after the first (default 3)\n"
+"  --threads N                  native CPU: XNNPACK threads (default: the runtime's own;\n"
+"                               LiteRT.js runs its single-threaded build either way)\n"
 "  --no-gpu-ok                  exit 0 for \"no GPU adapter: CPU only\" when the CPU ran clean\n"
 "  --html OUT.html              also write a self-contained report: runtime, version,\n"
 "                               device, residency, per-output GPU-vs-CPU numbers and the\n"
@@ -313,6 +315,12 @@ int gc_cli_litert(int argc, char **argv) {
             long r = strtol(v, &end, 10);
             if (*end || r < 0 || r > 1000) { rc = gc_cli_usage_error("litert", "--runs needs an integer 0..1000"); goto done; }
             o.runs = (int)r;
+        } else if (!strcmp(a, "--threads")) {
+            NEED();
+            char *end;
+            long t = strtol(v, &end, 10);
+            if (*end || !*v || t < 1 || t > 256) { rc = gc_cli_usage_error("litert", "--threads needs an integer 1..256, not '%s'", v); goto done; }
+            o.threads = (int)t;
         } else if (a[0] == '-' && a[1]) { rc = gc_cli_usage_error("litert", "unknown option %s (see --help)", a); goto done; }
         else if (!o.model) o.model = a;
         else { rc = gc_cli_usage_error("litert", "unexpected argument '%s'", a); goto done; }

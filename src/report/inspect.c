@@ -1,6 +1,7 @@
 /* inspect.c — a model's structure as text or JSON (schema 1): subgraphs, signatures,
  * tensors (name, shape, shape_signature, dtype, quantization, constant, bytes), op
- * histogram with versions, custom ops, metadata names, buffer sizes. Reads nothing
+ * histogram with versions, the compute (MACs / FLOPs from static shapes, flops.c),
+ * custom ops, metadata names, buffer sizes. Reads nothing
  * but the IR; weights are never touched (sizes come from the buffer table). */
 #include "report.h"
 
@@ -134,6 +135,9 @@ void gc_inspect_text(const gc_model *m, const char *path, bool verbose, gc_str *
         gc_str_printf(o, "  %5d  %s v%d%s\n", rows[k].count, rows[k].name, rows[k].version,
                       rows[k].builtin == GC_OP_CUSTOM ? " (custom)" : "");
     free(rows);
+    gc_flops fl;
+    gc_model_flops(m, &fl);
+    gc_flops_text(&fl, o);
     if (m->n_metadata) {
         gc_str_puts(o, "metadata:");
         for (int32_t i = 0; i < m->n_metadata; i++)
@@ -233,7 +237,11 @@ void gc_inspect_json(const gc_model *m, const char *path, gc_str *o) {
                       rows[k].builtin == GC_OP_CUSTOM ? "true" : "false");
     }
     free(rows);
-    gc_str_puts(o, "],\"metadata\":[");
+    gc_flops fl;
+    gc_model_flops(m, &fl);
+    gc_str_puts(o, "],\"flops\":");
+    gc_flops_json(&fl, o);
+    gc_str_puts(o, ",\"metadata\":[");
     for (int32_t i = 0; i < m->n_metadata; i++) {
         gc_str_printf(o, "%s{\"name\":", i ? "," : "");
         gc_str_json(o, m->metadata[i].name ? m->metadata[i].name : "");

@@ -251,6 +251,7 @@ gc_status gc_lrt_result_load(const char *dir, gc_lrt_result *r, char *err, size_
         const gc_lj *fa = gc_lj_get(m, "fully_accelerated");
         x->fully_accelerated = (fa && fa->type == GC_LJ_BOOL) ? fa->b : -1;
         x->executed_on = dupstr(a, gc_lj_str(gc_lj_get(m, "executed_on"), NULL));
+        x->peak_rss_kb = (int64_t)gc_lj_num(gc_lj_get(m, "peak_rss_kb"), -1);
         const gc_lj *fn = gc_lj_get(m, "failed_node");
         x->failed_op = dupstr(a, gc_lj_str(gc_lj_get(fn, "op"), NULL));
         x->failed_stage = dupstr(a, gc_lj_str(gc_lj_get(fn, "stage"), NULL));
@@ -273,6 +274,7 @@ gc_status gc_lrt_result_load(const char *dir, gc_lrt_result *r, char *err, size_
             y->error_class = dupstr(a, gc_lj_str(gc_lj_get(s, "error_class"), NULL));
             y->first_ms = gc_lj_num(gc_lj_get(s, "first_ms"), -1);
             y->avg_ms = gc_lj_num(gc_lj_get(s, "avg_ms"), -1);
+            y->median_ms = gc_lj_num(gc_lj_get(s, "median_ms"), -1);
             load_tensors(a, gc_lj_get(s, "inputs"), &y->inputs, &y->n_inputs);
             load_tensors(a, gc_lj_get(s, "outputs"), &y->outputs, &y->n_outputs);
         }
@@ -852,6 +854,7 @@ void gc_lrt_report_json(const gc_lrt_report *rep, gc_str *j) {
             json_opt_str(j, "error", m->error);
             json_opt_str(j, "error_class", m->error_class);
             json_opt_str(j, "limit", m->limit);
+            if (m->peak_rss_kb > 0) gc_str_printf(j, ",\"peak_rss_kb\":%lld", (long long)m->peak_rss_kb);
             gc_str_puts(j, ",\"residency\":");
             if (m->has_residency) {
                 gc_str_printf(j, "{\"gpu_ops\":%d,\"cpu_ops\":%d", m->gpu_ops, m->cpu_ops);
@@ -877,6 +880,7 @@ void gc_lrt_report_json(const gc_lrt_report *rep, gc_str *j) {
                 json_opt_str(j, "error", g->error);
                 json_num(j, "first_ms", g->first_ms);
                 json_num(j, "avg_ms", g->avg_ms);
+                if (g->median_ms >= 0) json_num(j, "median_ms", g->median_ms);
                 gc_str_puts(j, ",\"outputs\":[");
                 for (int k = 0; k < g->n_outputs; k++) {
                     const gc_lrt_tensor *t = &g->outputs[k];

@@ -43,6 +43,13 @@ typedef struct {
     const char *inputs_dir;        /* native only: s<j>_input_<k>.npy found here win */
     double timeout_s;              /* per mode; <= 0: 120 */
     int runs;                      /* timed runs after the first; < 0: 3 */
+    int threads;                   /* native CPU only: XNNPACK threads ("num_threads" of the
+                                      CPU options); 0: the runtime's default */
+    /* Native only, for benchmarks that interleave runtimes: called in the runtime's child
+     * process before timed run r (0..runs-1) of signature 0 and once more with r == runs
+     * after the last; a run's clock starts after the gate returns. NULL: back to back. */
+    void (*run_gate)(void *ctx, int run);
+    void *run_gate_ctx;
 } gc_lrt_opts;
 
 /* ---- one runtime's result.json, loaded -------------------------------------------- */
@@ -58,6 +65,7 @@ typedef struct {
     bool ok; const char *error, *error_class;
     gc_lrt_tensor *inputs, *outputs; int n_inputs, n_outputs;
     double first_ms, avg_ms;           /* < 0: unknown */
+    double median_ms;                  /* median of the timed runs (native); < 0: unknown */
 } gc_lrt_sig;
 
 typedef struct { const char *op, *reason; } gc_lrt_unsup;
@@ -76,6 +84,8 @@ typedef struct {
     const char *failed_op, *failed_stage;
     const char **log_errors; int n_log_errors;
     gc_lrt_sig *sigs; int n_sigs;
+    int64_t peak_rss_kb;               /* native: the mode's child process's peak RSS
+                                          (getrusage ru_maxrss); < 0: unknown */
 } gc_lrt_mode;
 
 typedef struct {

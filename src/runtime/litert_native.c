@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -316,6 +317,17 @@ static void json_shape(gc_str *j, const int64_t *shape, int rank) {
 
 static double now_ms(void) { return gc_now() * 1000.0; }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (n >= 1; v is reordered). */
+static double median_of(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* What the LiteRT log says (the same facts runner.mjs's parseLog reads). */
 static void parse_log(const char *log, gc_str *j) {
     int gpu = -1, cpu = -1;
@@ -472,6 +484,16 @@ static int native_child(const mode_job *job) {
             if (!api.LiteRtCreateOpaqueOptions("gpu_options", toml, gpu_payload_free, &go)) api.LiteRtAddOpaqueOptions(opts, go);
             else free(toml);
         }
+    } else if (o->threads > 0) {
+        /* CPU options are a TOML payload under the XNNPACK accelerator's identifier,
+         * "xnnpack" (litert/runtime/litert_cpu_options of that release) */
+        char *toml = malloc(32);
+        if (toml) {
+            snprintf(toml, 32, "num_threads = %d\n", o->threads);
+            lrt_handle co = NULL;
+            if (!api.LiteRtCreateOpaqueOptions("xnnpack", toml, gpu_payload_free, &co)) api.LiteRtAddOpaqueOptions(opts, co);
+            else free(toml);
+        }
     }
     double t0 = now_ms();
     s = api.LiteRtCreateCompiledModel(env, model, opts, &cm);
@@ -501,7 +523,8 @@ static int native_child(const mode_job *job) {
         bool resized = false;
         gc_str ij = {0}, oj = {0};
         char serr[1024] = "";
-        double first = -1, avg = -1;
+        double first = -1, avg = -1, median = -1, *run_ms = NULL;
+        int n_run_ms = 0;
         if (!ib || !ob) { snprintf(serr, sizeof serr, "out of memory"); goto sig_done; }
         for (size_t k = 0; k < nin; k++) {
             lrt_handle t = NULL, req = NULL;
@@ -638,10 +661,26 @@ static int native_child(const mode_job *job) {
         }
         first = now_ms() - t1;
         int runs = o->runs < 0 ? 3 : o->runs;
-        if (runs > 0) {
+        bool gated = o->run_gate && sj == 0;
+        /* every timed run on its own clock (the gate, when set, outside it) */
+        if (runs > 0 && !(run_ms = malloc((size_t)runs * sizeof *run_ms))) { snprintf(serr, sizeof serr, "out of memory"); goto sig_done; }
+        for (int r = 0; r < runs; r++) {
+            if (gated) o->run_gate(o->run_gate_ctx, r);
             t1 = now_ms();
-            for (int r = 0; r < runs; r++) api.LiteRtRunCompiledModel(cm, sj, nin, ib, nout, ob);
-            avg = (now_ms() - t1) / runs;
+            api.LiteRtRunCompiledModel(cm, sj, nin, ib, nout, ob);
+            run_ms[n_run_ms++] = now_ms() - t1;
+        }
+        if (gated) o->run_gate(o->run_gate_ctx, runs);
+        if (n_run_ms) {
+            double sum = 0;
+            for (int r = 0; r < n_run_ms; r++) sum += run_ms[r];
+            avg = sum / n_run_ms;
+            double *sorted = malloc((size_t)n_run_ms * sizeof *sorted);
+            if (sorted) {
+                memcpy(sorted, run_ms, (size_t)n_run_ms * sizeof *sorted);
+                median = median_of(sorted, n_run_ms);
+                free(sorted);
+            }
         }
         for (size_t k = 0; k < nout; k++) {
             const char *name = "";
@@ -694,6 +733,11 @@ sig_done:
                       ij.s ? ij.s : "", oj.s ? oj.s : "");
         if (first >= 0) gc_str_printf(&sigs, ",\"first_ms\":%.3f", first); else gc_str_puts(&sigs, ",\"first_ms\":null");
         if (avg >= 0) gc_str_printf(&sigs, ",\"avg_ms\":%.4f", avg); else gc_str_puts(&sigs, ",\"avg_ms\":null");
+        if (median >= 0) gc_str_printf(&sigs, ",\"median_ms\":%.4f", median); else gc_str_puts(&sigs, ",\"median_ms\":null");
+        gc_str_puts(&sigs, ",\"run_ms\":[");
+        for (int r = 0; r < n_run_ms; r++) gc_str_printf(&sigs, "%s%.4f", r ? "," : "", run_ms[r]);
+        gc_str_putc(&sigs, ']');
+        free(run_ms);
         gc_str_puts(&sigs, ",\"error\":");
         if (serr[0]) gc_str_json(&sigs, serr); else gc_str_puts(&sigs, "null");
         gc_str_putc(&sigs, '}');
@@ -735,6 +779,8 @@ out:
     if (limit) { gc_str_puts(&j, ",\"limit\":"); gc_str_json(&j, limit); }
     gc_str_printf(&j, ",\"executed_on\":\"%s\",\"fully_accelerated\":%s", job->gpu ? "gpu" : "cpu",
                   fully < 0 ? "null" : fully ? "true" : "false");
+    struct rusage ru;                       /* this child's high-water mark: load, compile, runs */
+    if (!getrusage(RUSAGE_SELF, &ru)) gc_str_printf(&j, ",\"peak_rss_kb\":%ld", (long)ru.ru_maxrss);
     gc_str_printf(&j, ",\"signatures\":[%s]", sigs.s ? sigs.s : "");
     parse_log(log ? log : "", &j);
     /* The whole log (bounded) for the report's "log" view. */
