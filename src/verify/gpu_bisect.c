@@ -108,6 +108,7 @@ static bool interp_side(const gc_gb_opts *o, const gc_model *pm, const gc_lrt_re
     gc_interp_opts io;
     memset(&io, 0, sizeof io);
     io.precision = o->precision == GC_LRT_FP16 ? GC_PREC_FP16 : GC_PREC_FP32;
+    io.gpu_runtime = o->runtime == GC_LRT_JS ? GC_GPU_JS : GC_GPU_NATIVE;  /* fp16: that runtime's model */
     io.signature = GC_SIG_AUTO;
     char e[512];
     gc_interp *it = gc_interp_new(pm, &io, e, sizeof e);

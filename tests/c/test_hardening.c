@@ -3,6 +3,7 @@
  * these under ASan + UBSan). The mutated models are built here, one op each, or
  * derived in memory from a corpus model (skipped when the corpus is absent). */
 #include "test.h"
+#include "test_kernels_harness.h"
 #include "interp/interp.h"
 #include "interp/quant.h"
 #include "model/model.h"
@@ -22,47 +23,25 @@ typedef struct {
     int n_scale;
 } T;
 
-typedef struct { gc_model *m; gc_op *op; int32_t t[8]; } one_op;
+typedef kt_model one_op;
 
-static size_t tbytes(const T *t) {
-    uint64_t n = 1;
-    for (int i = 0; i < t->rank; i++) n *= (uint64_t)t->shape[i];
-    return (size_t)gc_type_bytes(t->type, n);
-}
-
-static gc_quant *quant(gc_model *m, float scale, int64_t zp, int n) {
-    if (n < 1) n = 1;
-    gc_quant *q = gc_arena_alloc(&m->arena, sizeof *q);
-    q->n_scale = n; q->n_zero_point = n; q->quantized_dimension = n > 1 ? 3 : 0;
-    q->scale = gc_arena_alloc(&m->arena, sizeof(float) * (size_t)n);
-    q->zero_point = gc_arena_alloc(&m->arena, sizeof(int64_t) * (size_t)n);
-    for (int i = 0; i < n; i++) { q->scale[i] = scale; q->zero_point[i] = zp; }
-    q->bw_scales = q->bw_zero_points = -1;
-    return q;
-}
-
+/* The one-op model of ins[] / outs[] (test_kernels_harness.h builds it): data == NULL is
+ * a run-time input, scale > 0 per-tensor quantization, n_scale > 1 per channel on axis 3. */
 static one_op build(int32_t code, int opt_type, const T *ins, int n_in, const T *outs, int n_out) {
-    one_op r;
-    memset(&r, 0, sizeof r);
-    r.m = gc_model_new();
-    int32_t sg = gc_model_add_subgraph(r.m, "main");
-    int32_t in_idx[8], out_idx[8], graph_in[8], n_graph_in = 0;
-    for (int i = 0; i < n_in + n_out; i++) {
+    kt_tensor k[16];
+    float scales[16][8];
+    int64_t zps[16][8];
+    CHECK(n_in + n_out <= 16);
+    for (int i = 0; i < n_in + n_out && i < 16; i++) {
         const T *t = i < n_in ? &ins[i] : &outs[i - n_in];
-        char name[16]; snprintf(name, sizeof name, "t%d", i);
-        uint32_t buf = t->data ? (uint32_t)gc_model_add_buffer(r.m, t->data, tbytes(t)) : 0;
-        int32_t k = gc_sg_add_tensor(r.m, sg, name, t->type, t->rank, t->shape, buf);
-        if (t->scale > 0) r.m->subgraphs[sg].tensors[k].quant = quant(r.m, t->scale, t->zp, t->n_scale);
-        r.t[i] = k;
-        if (i < n_in) { in_idx[i] = k; if (!t->data) graph_in[n_graph_in++] = k; }
-        else out_idx[i - n_in] = k;
+        k[i] = (kt_tensor){ .type = t->type, .rank = t->rank, .data = t->data, .scale = t->scale, .zp = (int32_t)t->zp };
+        memcpy(k[i].shape, t->shape, sizeof k[i].shape);
+        if (t->n_scale > 1 && t->n_scale <= 8) {
+            for (int c = 0; c < t->n_scale; c++) { scales[i][c] = t->scale; zps[i][c] = t->zp; }
+            k[i].n_scales = t->n_scale; k[i].scales = scales[i]; k[i].zps = zps[i]; k[i].qdim = 3;
+        }
     }
-    int32_t oc = gc_model_add_opcode(r.m, code, NULL, 1);
-    gc_sg_insert_op(r.m, sg, 0, oc, n_in, in_idx, n_out, out_idx);
-    r.op = &r.m->subgraphs[sg].ops[0];
-    if (opt_type) gc_opt_init(r.m, &r.op->opt, opt_type);
-    gc_sg_set_io(r.m, sg, n_graph_in, graph_in, n_out, out_idx);
-    return r;
+    return kt_build(code, opt_type, k, n_in, k + n_in, n_out);
 }
 
 /* Prepare (and, when it succeeds, invoke on zeroed inputs); returns the status of the

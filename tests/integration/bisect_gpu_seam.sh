@@ -49,8 +49,12 @@ for rt in native js; do
     && ok "$m ($rt): first divergent op $(want_op $m) 'overflow'" || fail "$m ($rt): first is $(field "$f" "r['first']")"
   [ "$(field "$f" "all(i['verdict'] == 'ok' for i in r['first_inputs'] if i['kind'] == 'probed') and any(i['kind'] == 'probed' for i in r['first_inputs'])")" = True ] \
     && ok "$m ($rt): its inputs were probed and are within tolerance" || fail "$m ($rt): inputs $(field "$f" "r['first_inputs']")"
-  [ "$(field "$f" "r['first']['cmp']['nan_mismatch'] > 0 and not r['first']['cmp']['pass']")" = True ] \
-    && ok "$m ($rt): the op's output is +inf in half: NaN/Inf mismatches" || fail "$m ($rt): first cmp $(field "$f" "r['first']['cmp']")"
+  # the seam emulates the runtime's fp16 (docs/fp16-model.md): native stores saturate at
+  # 65504 (measured on the H200), LiteRT.js's float-then-store gives +inf
+  if [ $rt = native ]; then want="r['first']['cmp']['nan_mismatch'] == 0 and not r['first']['cmp']['pass'] and r['first']['cmp']['max_abs'] > 0.5 * r['first']['cmp']['ref_max_abs']"; what="saturates at 65504 in half"
+  else want="r['first']['cmp']['nan_mismatch'] > 0 and not r['first']['cmp']['pass']"; what="is +inf in half: NaN/Inf mismatches"; fi
+  [ "$(field "$f" "$want")" = True ] \
+    && ok "$m ($rt): the op's output $what" || fail "$m ($rt): first cmp $(field "$f" "r['first']['cmp']")"
   [ "$(field "$f" "r['probes_used'] <= r['probe_bound'] and r['monotone'] and r['probes'][0]['target'] == 'full' and r['probes'][0]['verdict'] == 'diverges'")" = True ] \
     && ok "$m ($rt): $(field "$f" "r['probes_used']") probes (bound $(field "$f" "r['probe_bound']")), full model first" \
     || fail "$m ($rt): probes $(field "$f" "[(p['index'], p.get('op'), p['verdict']) for p in r['probes']]")"
