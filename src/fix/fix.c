@@ -37,6 +37,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_arg_min_to_max,       /* fix.arg_min */
     &gc_fix_identical_inputs,     /* fix.identical_inputs */
     &gc_fix_transpose_conv_act,   /* fix.transpose_conv.unfuse_activation */
+    &gc_fix_transpose_conv_crop,  /* fix.transpose_conv.valid_crop (ML Drift: 3x3 stride 2 SAME miscomputes) */
     &gc_fix_rank_align,           /* fix.broadcast.rank4 (classic.mixed_rank_broadcast) */
     &gc_fix_bmm_mask_expand,      /* fix.bmm_mask.expand (fp16.bmm_mask_broadcast) */
     &gc_fix_bmm_adj_explicit,     /* fix.bmm.adj_explicit (classic.bmm_adj_ignored) */
