@@ -67,7 +67,7 @@ fact('numerics.cumsum_axis_negative','CUMSUM','axis_raw<0','any',['cumsum_6x10_a
 # Equal ranks: a runtime operand of rank 2 against a constant of the same rank whose dim 0 is > 1
 # (densify_add's baked form, ADD([4,16], const [4,16])) is wrong; const [1,5] with runtime [4,5]
 # was right (ew_*_r2_r2_const), as were rank 3 [3,4,5] + const [1,4,5] and every rank 4.
-eq_cases=['densify_add__fixed','densify_add_uint8_index__fixed','densify_add_fp16__fixed']+[f"ew_{o}_eq_r2_{k}_const" for o in ('add','mul') for k in ('same','rtb')]
+eq_cases=['densify_add__fixed','densify_add_uint8_index__fixed','densify_add_fp16__fixed','ew_add_eq_r2_same16_const']+[f"ew_{o}_eq_r2_{k}_const" for o in ('add','mul') for k in ('same','rtb')]
 fact('numerics.equal_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','bcast=2x2 in0.const=0 in1.const=1 in1.dim0>1','any',eq_cases,'fix.broadcast.rank4','a rank-2 runtime operand against a rank-2 constant whose first dim is > 1 computes wrong numbers on the GPU (a constant [1,N] was right); gpuclean fix does the op at rank 4 (that form is not measured on the device yet)',rts=('native-2.3.0',),some=True)
 fact('numerics.cast_fp16_int_range','CAST','in0.dtype=INT32 out0.dtype=FLOAT32','fp16',['cast_i2f_add_1x32_edge'],'-','int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)')
 fact('numerics.cast_fp16_float_to_int','CAST','in0.dtype=FLOAT32 out0.dtype=INT32','fp16',['cast_f2i_1x32_edge','cast_f2i_1x2x4x4_edge'],'-','float values beyond fp16 range saturate before the cast to int32 at fp16')
