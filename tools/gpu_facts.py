@@ -35,7 +35,8 @@ CMPS = [("!=", "GC_FC_NE"), (">=", "GC_FC_GE"), ("<=", "GC_FC_LE"), ("=", "GC_FC
         ("<", "GC_FC_LT")]
 # node features (numerics.c): kind of value
 NODE_KEYS = {"n_in": "int", "n_out": "int", "version": "int", "bcast": "bcast", "rank_mismatch_lead": "int",
-             "bcast_meet": "int", "axis": "int", "axis_size": "int", "reduce_size": "int"}
+             "bcast_meet": "int", "axis": "int", "axis_size": "int", "reduce_size": "int", "axis_raw": "int",
+             "groups": "int"}
 TENSOR_FIELDS = {"dtype": "dtype", "rank": "int", "const": "bool", "producer": "producer", "producer_gpu": "bool",
                  "graph_input": "bool", "graph_output": "bool", "consumed": "int", "numel": "int"}
 MAX_SLOT, MAX_DIM = 63, 15
@@ -131,7 +132,21 @@ def read_runtimes(path, errs):
 
 
 def parse_key(key):
-    """(kind, field or option name) for a feature key, or None. kind: 'node', 'tensor', 'opt'."""
+    """(kind, field or option name, via) for a feature key, or None. kind: 'node', 'tensor',
+    'opt'; via: True for <in<k>|in*|lo|hi>.producer.KEY (KEY read on the op writing that
+    input; one level)."""
+    m = re.fullmatch(r"(?:in(?:\*|\d{1,2})|lo|hi)\.producer\.(.+)", key)
+    if m:
+        slot = re.match(r"in(\d+)", key)
+        if slot and int(slot.group(1)) > MAX_SLOT:
+            return None
+        inner = parse_plain_key(m.group(1))
+        return inner + (True,) if inner else None
+    inner = parse_plain_key(key)
+    return inner + (False,) if inner else None
+
+
+def parse_plain_key(key):
     if key in NODE_KEYS:
         return ("node", key)
     m = re.fullmatch(r"opt\.([a-z0-9_]+)", key)
@@ -234,17 +249,19 @@ def read_facts(path, runtimes, errs):
                 bad("unknown key '%s' (data/gpu/README-facts.md lists the features)" % key)
                 continue
             if pk[0] == "node":
-                kind = NODE_KEYS[key]
+                kind = NODE_KEYS[pk[1]]
             elif pk[0] == "tensor":
                 kind = TENSOR_FIELDS.get(pk[1], "int")
             else:
                 known = [o for o in op_list if o in ops]          # unknown ops are reported above
                 if op_list and not known:
                     continue
-                where = [op_opts.get(o, {}) for o in known] if op_list else [every_opt]
-                missing = [o for o, fl in zip(known or ["*"], where) if pk[1] not in fl]
+                # an option of the producer (in0.producer.opt.axis): whatever op writes it
+                mine = op_list and not pk[2]
+                where = [op_opts.get(o, {}) for o in known] if mine else [every_opt]
+                missing = [o for o, fl in zip(known if mine else ["*"], where) if pk[1] not in fl]
                 if missing:
-                    bad("no builtin option '%s' on %s" % (pk[1], ", ".join(missing) if op_list else "any op"))
+                    bad("no builtin option '%s' on %s" % (pk[1], ", ".join(missing) if mine else "any op"))
                     continue
                 fk = where[0][pk[1]]
                 if fk not in SCALAR_KINDS:

@@ -78,6 +78,8 @@ static const row rows[] = {
     { GC_OP_FULLY_CONNECTED, "fc.const_input", { "fix.const_fold",
       "a Linear applied to a parameter or constant: precompute it at export time (or feed the factor as an input)",
       "constant-fold the node: all its inputs are constant" }, false },
+    /* no rule has this id since the kernel-building failure became a fact
+     * (init.gather_const_indices, LiteRT.js 2.5.3): the row holds the fix's texts */
     { GC_OP_GATHER, "gather.const_indices_layout", { "fix.gather.const_indices",
       "index with slices and torch.cat (x[:, a:b]) instead of a constant index list (x[:, [3, 1, 2]])",
       "replace the GATHER by STRIDED_SLICEs over runs of the constant indices + CONCATENATION" }, false },

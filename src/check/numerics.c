@@ -27,6 +27,14 @@
  *   reduce_size             elements combined per output value: reductions (product of the
  *                           reduced dims), ARG_MAX/MIN, SOFTMAX / LOG_SOFTMAX / L2_NORMALIZATION
  *                           and CUMSUM (axis_size)
+ *   axis_raw                that axis as the model gives it, before normalisation (CUMSUM's -1
+ *                           stays -1); undefined where the op's axis is implicit (SOFTMAX)
+ *   groups                  CONV_2D: input channels / the filter's input channels (in0.dim3 /
+ *                           in1.dim3; 1 for a plain conv), when both are static and divide
+ *   in<k>.producer.KEY      KEY (any key above but another producer.KEY) evaluated on the op
+ *   in*.producer.KEY        that writes input k (in*: any input; lo., hi. likewise); undefined
+ *                           for a constant or a tensor nobody writes. in1.producer.in0.dtype is
+ *                           the dtype DEQUANTIZE read; in0.producer.opt.axis an UNPACK's axis.
  * A condition on an undefined feature is false, "!=" included.
  */
 #include "check_int.h"
@@ -88,8 +96,8 @@ int gc_facts_count(const gc_gpu_facts *t, const char *runtime, const char *devic
 
 /* ---- keys ---------------------------------------------------------------------------------- */
 
-typedef enum { K_N_IN, K_N_OUT, K_VERSION, K_BCAST, K_LEAD, K_MEET, K_AXIS, K_AXIS_SIZE, K_REDUCE_SIZE, K_OPT,
-               K_TENSOR } kkind;
+typedef enum { K_N_IN, K_N_OUT, K_VERSION, K_BCAST, K_LEAD, K_MEET, K_AXIS, K_AXIS_SIZE, K_REDUCE_SIZE, K_AXIS_RAW,
+               K_GROUPS, K_OPT, K_TENSOR } kkind;
 typedef enum { S_IN, S_OUT, S_IN_ANY, S_OUT_ANY, S_LO, S_HI } tsel;
 typedef enum { F_DTYPE, F_RANK, F_DIM, F_CONST, F_PRODUCER, F_PRODUCER_GPU, F_GRAPH_INPUT, F_GRAPH_OUTPUT,
                F_CONSUMED, F_NUMEL } tfield;
@@ -100,6 +108,10 @@ typedef struct {
     tfield field;
     int dim;                 /* dim<j> */
     const char *opt;         /* opt.<name>: the name */
+    /* <via_sel>.producer.<the key above>: evaluated on the op writing that input */
+    bool via;
+    tsel via_sel;            /* S_IN, S_IN_ANY, S_LO or S_HI */
+    int via_slot;
 } pkey;
 
 #define MAX_SLOT 63
@@ -108,7 +120,7 @@ typedef struct {
 static const struct { const char *name; kkind kind; } node_keys[] = {
     { "n_in", K_N_IN }, { "n_out", K_N_OUT }, { "version", K_VERSION }, { "bcast", K_BCAST },
     { "rank_mismatch_lead", K_LEAD }, { "bcast_meet", K_MEET }, { "axis", K_AXIS }, { "axis_size", K_AXIS_SIZE },
-    { "reduce_size", K_REDUCE_SIZE } };
+    { "reduce_size", K_REDUCE_SIZE }, { "axis_raw", K_AXIS_RAW }, { "groups", K_GROUPS } };
 static const struct { const char *name; tfield f; } tensor_keys[] = {
     { "dtype", F_DTYPE }, { "rank", F_RANK }, { "const", F_CONST }, { "producer", F_PRODUCER },
     { "producer_gpu", F_PRODUCER_GPU }, { "graph_input", F_GRAPH_INPUT }, { "graph_output", F_GRAPH_OUTPUT },
@@ -122,8 +134,26 @@ static int small_int(const char *s, int *v) {
     return (s[n] >= '0' && s[n] <= '9') ? 0 : n;
 }
 
-static bool parse_key(const char *key, pkey *k) {
-    memset(k, 0, sizeof *k);
+/* "in<k>." / "in*." / "out<k>." / "out*." / "lo." / "hi." at key: the selection and the
+ * rest after the dot; NULL when key starts with none of them */
+static const char *parse_sel(const char *key, tsel *sel, int *slot) {
+    *slot = 0;
+    if (!strncmp(key, "lo.", 3)) { *sel = S_LO; return key + 3; }
+    if (!strncmp(key, "hi.", 3)) { *sel = S_HI; return key + 3; }
+    bool in = !strncmp(key, "in", 2), out = !strncmp(key, "out", 3);
+    if (!in && !out) return NULL;
+    const char *s = key + (in ? 2 : 3);
+    if (*s == '*') { *sel = in ? S_IN_ANY : S_OUT_ANY; s++; }
+    else {
+        int len = small_int(s, slot);
+        if (!len || *slot > MAX_SLOT) return NULL;
+        *sel = in ? S_IN : S_OUT;
+        s += len;
+    }
+    return *s == '.' ? s + 1 : NULL;
+}
+
+static bool parse_plain_key(const char *key, pkey *k) {
     for (size_t i = 0; i < sizeof node_keys / sizeof node_keys[0]; i++)
         if (!strcmp(key, node_keys[i].name)) { k->kind = node_keys[i].kind; return true; }
     if (!strncmp(key, "opt.", 4)) {
@@ -133,24 +163,9 @@ static bool parse_key(const char *key, pkey *k) {
         k->kind = K_OPT; k->opt = s;
         return true;
     }
-    const char *rest;
     k->kind = K_TENSOR;
-    if (!strncmp(key, "lo.", 3)) { k->sel = S_LO; rest = key + 3; }
-    else if (!strncmp(key, "hi.", 3)) { k->sel = S_HI; rest = key + 3; }
-    else {
-        bool in = !strncmp(key, "in", 2), out = !strncmp(key, "out", 3);
-        if (!in && !out) return false;
-        const char *s = key + (in ? 2 : 3);
-        if (*s == '*') { k->sel = in ? S_IN_ANY : S_OUT_ANY; s++; }
-        else {
-            int len = small_int(s, &k->slot);
-            if (!len || k->slot > MAX_SLOT) return false;
-            k->sel = in ? S_IN : S_OUT;
-            s += len;
-        }
-        if (*s != '.') return false;
-        rest = s + 1;
-    }
+    const char *rest = parse_sel(key, &k->sel, &k->slot);
+    if (!rest) return false;
     if (!strncmp(rest, "dim", 3) && rest[3] >= '0' && rest[3] <= '9') {
         int len = small_int(rest + 3, &k->dim);
         if (!len || rest[3 + len] || k->dim > MAX_DIM) return false;
@@ -160,6 +175,21 @@ static bool parse_key(const char *key, pkey *k) {
     for (size_t i = 0; i < sizeof tensor_keys / sizeof tensor_keys[0]; i++)
         if (!strcmp(rest, tensor_keys[i].name)) { k->field = tensor_keys[i].f; return true; }
     return false;
+}
+
+static bool parse_key(const char *key, pkey *k) {
+    memset(k, 0, sizeof *k);
+    tsel sel;
+    int slot;
+    const char *rest = parse_sel(key, &sel, &slot);
+    if (rest && !strncmp(rest, "producer.", 9)) {   /* in1.producer.in0.dtype: one level */
+        if (sel == S_OUT || sel == S_OUT_ANY) return false;   /* an output's producer is the node */
+        const char *inner = rest + 9;
+        if (!parse_plain_key(inner, k)) return false;   /* a second producer. is not a key */
+        k->via = true; k->via_sel = sel; k->via_slot = slot;
+        return true;
+    }
+    return parse_plain_key(key, k);
 }
 
 /* ---- feature values ------------------------------------------------------------------------ */
@@ -295,15 +325,17 @@ static bool opt_value(const nctx *c, const char *name, fval *v) {
     return false;
 }
 
-/* the one axis of the op and its size, and the elements combined per output value */
-static void axis_features(const nctx *c, int32_t *axis, int64_t *axis_size, int64_t *reduce) {
-    *axis = -1; *axis_size = -1; *reduce = -1;
+/* the one axis of the op and its size, the elements combined per output value, and the
+ * axis as the model wrote it (*have_raw false when the op's axis is implicit) */
+static void axis_features(const nctx *c, int32_t *axis, int64_t *axis_size, int64_t *reduce, int64_t *raw,
+                          bool *have_raw) {
+    *axis = -1; *axis_size = -1; *reduce = -1; *raw = 0; *have_raw = false;
     int32_t data = slot_tensor(c, false, 0), at = -1;
     int64_t a = 0;
-    bool have = false;
+    bool have = false, implicit = false;
     switch (c->code) {
     case GC_OP_SOFTMAX: case GC_OP_LOG_SOFTMAX: case GC_OP_L2_NORMALIZATION:
-        a = -1; have = true; break;
+        a = -1; have = true; implicit = true; break;
     case GC_OP_CUMSUM: case GC_OP_ARG_MAX: case GC_OP_ARG_MIN:
         at = slot_tensor(c, false, 1);
         have = at >= 0 && gc_tensor_numel(&c->sg->tensors[at]) == 1 && const_int(c, at, 0, &a);
@@ -317,6 +349,7 @@ static void axis_features(const nctx *c, int32_t *axis, int64_t *axis_size, int6
         uint64_t seen = 0;
         int64_t prod = 1;
         int32_t one = -1, count = 0;
+        int64_t one_raw = 0;
         for (uint64_t i = 0; i < n && i < 64; i++) {
             int64_t ai;
             int32_t ax;
@@ -324,10 +357,10 @@ static void axis_features(const nctx *c, int32_t *axis, int64_t *axis_size, int6
             if (ax >= 64 || (seen >> ax & 1)) continue;
             seen |= 1ull << ax;
             prod *= x->shape[ax];
-            one = ax; count++;
+            one = ax; one_raw = ai; count++;
         }
         *reduce = prod;
-        if (count == 1) { *axis = one; *axis_size = x->shape[one]; }
+        if (count == 1) { *axis = one; *axis_size = x->shape[one]; *raw = one_raw; *have_raw = true; }
         return;
     }
     case GC_OP_GATHER: case GC_OP_CONCATENATION: case GC_OP_PACK: case GC_OP_UNPACK: {
@@ -351,6 +384,7 @@ static void axis_features(const nctx *c, int32_t *axis, int64_t *axis_size, int6
     if (!have || data < 0) return;
     const gc_tensor *x = &c->sg->tensors[data];
     if (!x->shape || !norm_axis(a, x->rank, axis)) { *axis = -1; return; }
+    *raw = a; *have_raw = !implicit;
     *axis_size = x->shape[*axis];
     if (c->code == GC_OP_SOFTMAX || c->code == GC_OP_LOG_SOFTMAX || c->code == GC_OP_L2_NORMALIZATION ||
         c->code == GC_OP_CUMSUM || c->code == GC_OP_ARG_MAX || c->code == GC_OP_ARG_MIN)
@@ -382,12 +416,23 @@ static void node_value(const nctx *c, const pkey *k, fval *v) {
         set_num(v, prod);
         return;
     }
-    case K_AXIS: case K_AXIS_SIZE: case K_REDUCE_SIZE: {
+    case K_AXIS: case K_AXIS_SIZE: case K_REDUCE_SIZE: case K_AXIS_RAW: {
         int32_t axis;
-        int64_t size, reduce;
-        axis_features(c, &axis, &size, &reduce);
+        int64_t size, reduce, raw;
+        bool have_raw;
+        axis_features(c, &axis, &size, &reduce, &raw, &have_raw);
+        if (k->kind == K_AXIS_RAW) { if (have_raw) set_num(v, (double)raw); return; }
         int64_t x = k->kind == K_AXIS ? axis : k->kind == K_AXIS_SIZE ? size : reduce;
         if (x >= 0) set_num(v, (double)x);
+        return;
+    }
+    case K_GROUPS: {   /* CONV_2D: x [N,H,W,C], filter [OC,KH,KW,C/groups] */
+        int32_t tx = slot_tensor(c, false, 0), tw = slot_tensor(c, false, 1);
+        if (c->code != GC_OP_CONV_2D || tx < 0 || tw < 0) return;
+        const gc_tensor *x = &c->sg->tensors[tx], *w = &c->sg->tensors[tw];
+        if (x->rank != 4 || w->rank != 4 || !x->shape || !w->shape) return;
+        int32_t cin = x->shape[3], cg = w->shape[3];
+        if (cin > 0 && cg > 0 && cin % cg == 0) set_num(v, cin / cg);
         return;
     }
     case K_OPT: opt_value(c, k->opt, v); return;
@@ -445,25 +490,65 @@ static bool holds(const fval *v, const gc_fact_cond *cd) {
     }
 }
 
-static bool cond_holds(const nctx *c, const gc_fact_cond *cd) {
-    pkey k;
-    if (!cd->key || !parse_key(cd->key, &k)) return false;
-    if (k.kind == K_TENSOR && (k.sel == S_IN_ANY || k.sel == S_OUT_ANY)) {
-        bool out = k.sel == S_OUT_ANY;
+/* the condition on node c, key k not via a producer */
+static bool holds_on(const nctx *c, const pkey *k, const gc_fact_cond *cd) {
+    if (k->kind == K_TENSOR && (k->sel == S_IN_ANY || k->sel == S_OUT_ANY)) {
+        bool out = k->sel == S_OUT_ANY;
         int n = out ? c->op->n_outputs : c->op->n_inputs;
         for (int i = 0; i < n; i++) {
             int32_t t = slot_tensor(c, out, i);
             if (t < 0) continue;
             fval v;
             memset(&v, 0, sizeof v);
-            tensor_value(c, t, &k, &v);
+            tensor_value(c, t, k, &v);
             if (holds(&v, cd)) return true;
         }
         return false;
     }
     fval v;
-    node_value(c, &k, &v);
+    node_value(c, k, &v);
     return holds(&v, cd);
+}
+
+/* the ops writing the inputs a via key selects (in<k>, in*, lo, hi): up to n op indices,
+ * each once; constants and tensors nobody writes have none */
+static int via_producers(const nctx *c, const pkey *k, int32_t *ops, int n) {
+    int32_t ts[MAX_SLOT + 1];
+    int nt = 0, got = 0;
+    int32_t lo, hi;
+    if (k->via_sel == S_IN) ts[nt++] = slot_tensor(c, false, k->via_slot);
+    else if (k->via_sel == S_IN_ANY)
+        for (int i = 0; i < c->op->n_inputs && nt <= MAX_SLOT; i++) ts[nt++] = slot_tensor(c, false, i);
+    else if (lo_hi(c, &lo, &hi)) ts[nt++] = k->via_sel == S_LO ? lo : hi;
+    for (int i = 0; i < nt && got < n; i++) {
+        int32_t t = ts[i];
+        if (t < 0 || tensor_is_const(c, t) || c->g->producer[t] < 0) continue;
+        int32_t p = c->g->producer[t];
+        bool dup = false;
+        for (int j = 0; j < got; j++) dup |= ops[j] == p;
+        if (!dup) ops[got++] = p;
+    }
+    return got;
+}
+
+static nctx at_op(const nctx *c, int32_t op) {
+    nctx p = *c;
+    p.op = &c->sg->ops[op];
+    p.code = gc_op_builtin(c->m, p.op);
+    return p;
+}
+
+static bool cond_holds(const nctx *c, const gc_fact_cond *cd) {
+    pkey k;
+    if (!cd->key || !parse_key(cd->key, &k)) return false;
+    if (!k.via) return holds_on(c, &k, cd);
+    int32_t ops[MAX_SLOT + 1];
+    int n = via_producers(c, &k, ops, MAX_SLOT + 1);
+    for (int i = 0; i < n; i++) {
+        nctx p = at_op(c, ops[i]);
+        if (holds_on(&p, &k, cd)) return true;
+    }
+    return false;
 }
 
 static bool op_matches(const char *pattern, const char *name) {
@@ -501,14 +586,20 @@ bool gc_fact_feature(const gc_model *m, int32_t sg, int32_t node, const char *ke
     if (!key || !parse_key(key, &k) || !with_node(m, sg, node, on_gpu, &g, &c)) return false;
     fval v;
     memset(&v, 0, sizeof v);
-    if (k.kind == K_TENSOR && (k.sel == S_IN_ANY || k.sel == S_OUT_ANY)) {
-        bool out = k.sel == S_OUT_ANY;
-        for (int i = 0, cnt = out ? c.op->n_outputs : c.op->n_inputs; i < cnt && v.kind == V_NONE; i++) {
-            int32_t t = slot_tensor(&c, out, i);
-            if (t >= 0) tensor_value(&c, t, &k, &v);
+    int32_t ops[MAX_SLOT + 1];
+    int n_at = 1;
+    if (k.via) n_at = via_producers(&c, &k, ops, MAX_SLOT + 1);
+    for (int j = 0; j < n_at && v.kind == V_NONE; j++) {
+        nctx at = k.via ? at_op(&c, ops[j]) : c;
+        if (k.kind == K_TENSOR && (k.sel == S_IN_ANY || k.sel == S_OUT_ANY)) {
+            bool out = k.sel == S_OUT_ANY;
+            for (int i = 0, cnt = out ? at.op->n_outputs : at.op->n_inputs; i < cnt && v.kind == V_NONE; i++) {
+                int32_t t = slot_tensor(&at, out, i);
+                if (t >= 0) tensor_value(&at, t, &k, &v);
+            }
+        } else {
+            node_value(&at, &k, &v);
         }
-    } else {
-        node_value(&c, &k, &v);
     }
     gc_graph_free(&g);
     if (v.kind == V_STR) snprintf(buf, n, "%s", v.str);

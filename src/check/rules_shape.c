@@ -421,22 +421,6 @@ int gc_ml_gather(const gc_rctx *c, gc_hit *h) {
     return 0;
 }
 
-/* Kernel creation on the shipped accelerator: constant 1-D indices [N] are laid out as
- * BHWC {N,1,1,1} (batch), and the gather kernel reads them per channel, so building it
- * fails for N > 1 and the whole delegate is dropped. Seen on the H200 with LiteRT.js
- * 2.5.3 (rule model gather_axis1); the LiteRT source has since asked for a {1,1,1,N}
- * layout (GatherOperationParser::Parse), so newer builds may accept it. */
-int gc_mli_gather(const gc_rctx *c, gc_hit *h) {
-    const gc_tensor *ix = gc_in(c, 1);
-    if (ix && gc_is_const_in(c, 1) && ix->rank == 1 && ix->shape[0] > 1)
-        GC_REJECT(h, "gather.const_indices_layout", gc_in_idx(c, 1),
-                  "Unable to parse bc coord for BATCH axis. Layout is bhwc, args are 0, 0, slice_coord_TMP.; "
-                  "selector object=indices, selector=ReadPerChannel, args=[gather_index, 0, 0, X], "
-                  "template_args=[int], descriptor=int32, TensorStorageType::BUFFER, layout: bhwc, shape: "
-                  "{bhwc, {%d, 1, 1, 1}}", ix->shape[0]);
-    return 0;
-}
-
 int gc_cl_gather(const gc_rctx *c, gc_hit *h) {
     GC_TRY(gc_version(c, h, 1));
     return gc_compat(c, h, GC_BCAST_STANDARD);

@@ -87,8 +87,13 @@ static const gc_op_rules table[GC_OP_COUNT] = {
 
 _Static_assert(GC_OP_COUNT == 210, "new builtin codes: review the GPU op table");
 
+/* ML Drift kernel creation rules from the delegate source: none today. Kernel-building
+ * failures measured on a device (GATHER with constant 1-D indices on LiteRT.js 2.5.3, a
+ * CONCATENATION of SPLIT outputs, ...) are facts per runtime and version
+ * (data/gpu/facts.tsv, init_failed rows), applied by src/check/numerics.c. */
 gc_rule_fn gc_mldrift_init_rule(int32_t code) {
-    return code == GC_OP_GATHER ? gc_mli_gather : NULL;
+    (void)code;
+    return NULL;
 }
 
 const gc_op_rules *gc_op_rules_for(int32_t code) {

@@ -1,4 +1,4 @@
-/* fix.c — `gpuclean fix MODEL -o OUT [--target mldrift|classic] [--only PASS,...]
+/* fix.c — `gpuclean fix MODEL -o OUT [--target mldrift|classic] [--runtime R] [--only PASS,...]
  *           [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json] [--list]
  *           [--quiet] [--progress|--no-progress]`
  * Applies the graph rewrites of src/fix (each re-checked against the GPU rules), writes
@@ -14,11 +14,12 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "fix/fix.h"
+#include "check/numerics.h"
 
 static int usage(void) {
-    printf("usage: gpuclean fix MODEL -o OUT [--target mldrift|classic] [--only PASS,...] [--skip PASS,...]\n"
-           "                    [--force PASS,...|all] [--no-verify] [--seed N] [--json] [--quiet]\n"
-           "                    [--progress | --no-progress]\n"
+    printf("usage: gpuclean fix MODEL -o OUT [--target mldrift|classic] [--runtime R] [--only PASS,...]\n"
+           "                    [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json]\n"
+           "                    [--quiet] [--progress | --no-progress]\n"
            "       gpuclean fix --list\n"
            "  Rewrites the nodes the GPU refuses (gpuclean check) into equivalent ones it accepts,\n"
            "  keeping a rewrite only where the checker accepts what it makes, and writes OUT\n"
@@ -28,6 +29,10 @@ static int usage(void) {
            "  output differs beyond the stated exactness (bit-exact passes must give 0).\n"
            "  PASS: a pass id or the checker's fix id (see --list). --force also rewrites nodes the\n"
            "  GPU already accepts (e.g. --force split_to_slices). --no-verify skips the run.\n"
+           "  --runtime R (native-2.3, js-2.5, ...; default: the native runtime apps ship; gpuclean\n"
+           "  check --list-runtimes) selects whose measured GPU facts the checks apply: kernel-building\n"
+           "  failures and miscomputes measured on that runtime are fixed (e.g. --runtime js rewrites a\n"
+           "  GATHER with constant indices that LiteRT.js cannot build).\n"
            "  --quiet prints only the residency line and the verification verdict. Progress goes\n"
            "  to stderr when it is a terminal (--progress: always, --no-progress: never).\n"
            "  Exit 0: OUT is GPU-clean and verified; 1: findings remain or verification failed\n"
@@ -78,6 +83,12 @@ int gc_cli_fix(int argc, char **argv) {
             int t = gc_target_from_name(v);
             if (t < 0) return gc_cli_usage_error("fix", "unknown target '%s' (mldrift or classic)", v);
             o.target = (gc_target)t;
+        } else if (is_flag(a, "--runtime")) {
+            const char *v = value(argc, argv, &i, "--runtime");
+            if (!v || !*v) return gc_cli_usage_error("fix", "--runtime needs a value (native-2.3, js-2.5, ...)");
+            if (!gc_facts_runtime(&gc_gpu_facts_builtin, v))
+                return gc_cli_usage_error("fix", "unknown runtime '%s' (gpuclean check --list-runtimes)", v);
+            o.runtime = v;
         } else if (is_flag(a, "--only") || is_flag(a, "--skip") || is_flag(a, "--force")) {
             const char *flag = is_flag(a, "--only") ? "--only" : is_flag(a, "--skip") ? "--skip" : "--force";
             const char *v = value(argc, argv, &i, flag);
@@ -108,6 +119,8 @@ int gc_cli_fix(int argc, char **argv) {
         else return gc_cli_usage_error("fix", "more than one model given");
     }
     if (!path) return gc_cli_usage_error("fix", "no model given (gpuclean fix MODEL -o OUT)");
+    if (o.runtime && o.target == GC_TARGET_CLASSIC)
+        return gc_cli_usage_error("fix", "--runtime selects facts of the LiteRT GPU accelerator (target mldrift)");
     if (!out) return gc_cli_usage_error("fix", "no output given (-o OUT)");
     if (gc_cli_input_file(path)) return 2;
     if (!strcmp(path, out) || gc_same_file(path, out))

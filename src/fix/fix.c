@@ -37,6 +37,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_arg_min_to_max,       /* fix.arg_min */
     &gc_fix_identical_inputs,     /* fix.identical_inputs */
     &gc_fix_transpose_conv_act,   /* fix.transpose_conv.unfuse_activation */
+    &gc_fix_transpose_conv_crop,  /* fix.transpose_conv.valid_crop (ML Drift: 3x3 stride 2 SAME miscomputes) */
     &gc_fix_rank_align,           /* fix.broadcast.rank4 (classic.mixed_rank_broadcast) */
     &gc_fix_bmm_mask_expand,      /* fix.bmm_mask.expand (fp16.bmm_mask_broadcast) */
     &gc_fix_bmm_adj_explicit,     /* fix.bmm.adj_explicit (classic.bmm_adj_ignored) */
@@ -190,9 +191,19 @@ static bool is_pass_risk(const gc_fix_pass *p, const char *rule) {
     return p && rule && ((p->risk && !strcmp(rule, p->risk)) || (p->risk2 && !strcmp(rule, p->risk2)));
 }
 
+static const gc_check_node *node_of(const gc_check_result *r, int32_t sg, int32_t op);
+
+/* a node the measured facts call wrong whose fact names p's fix id as its fix */
+static bool is_pass_wrong(const gc_check_node *n, const gc_fix_pass *p) {
+    return p && p->fix_id && n->numerics == GC_NUM_WRONG && n->evidence && n->evidence->fix &&
+           !strcmp(n->evidence->fix, p->fix_id);
+}
+
+/* the pass's risk notes plus the nodes its measured facts call wrong */
 static int32_t count_risk(const gc_check_result *r, const gc_fix_pass *p) {
     int32_t n = 0;
     for (int32_t i = 0; i < r->n_risks; i++) n += is_pass_risk(p, r->risks[i].rule);
+    for (int32_t i = 0; i < r->n_nodes; i++) n += is_pass_wrong(&r->nodes[i], p);
     return n;
 }
 
@@ -200,7 +211,14 @@ static bool has_risk(const gc_check_result *r, int32_t sg, int32_t node, const g
     for (int32_t i = 0; i < r->n_risks; i++)
         if (r->risks[i].subgraph == sg && r->risks[i].node == node && is_pass_risk(p, r->risks[i].rule))
             return true;
-    return false;
+    const gc_check_node *n = node_of(r, sg, node);
+    return n && is_pass_wrong(n, p);
+}
+
+/* gc_check for the driver: the target, and the runtime's facts on ML Drift */
+static gc_check_result *check_model(const gc_model *m, const gc_fix_opts *o, char *err, size_t errlen) {
+    gc_check_opts co = { .runtime = o->target == GC_TARGET_MLDRIFT ? o->runtime : NULL };
+    return gc_check_ex(m, o->target, &co, err, errlen);
 }
 
 /* What the driver compares before and after a site: the checker's verdict. */
@@ -288,7 +306,7 @@ static bool is_topological(const gc_model *m, int32_t sgi) {
  * shared) where it is the delegated partition. Only an init failure counts here —
  * refusals that depend on graph context (classic comparison/CAST rules) do not.
  * Fills why and returns true when the node would break initialization. */
-static bool isolated_init_failure(const gc_model *m, gc_target target, int32_t sgi, int32_t op, char *why,
+static bool isolated_init_failure(const gc_model *m, const gc_fix_opts *o, int32_t sgi, int32_t op, char *why,
                                   size_t n) {
     const gc_subgraph *sg = &m->subgraphs[sgi];
     const gc_op *src = &sg->ops[op];
@@ -328,7 +346,7 @@ static bool isolated_init_failure(const gc_model *m, gc_target target, int32_t s
         mm->subgraphs[s].ops[k].opt2 = src->opt2;
         gc_sg_set_io(mm, s, n_rt, rt, src->n_outputs, out);
         char err[128];
-        gc_check_result *r = gc_check(mm, target, err, sizeof err);
+        gc_check_result *r = check_model(mm, o, err, sizeof err);
         if (r && r->fatal) {
             failed = true;
             snprintf(why, n, "%s", r->fatal);
@@ -455,7 +473,7 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
         snprintf(why, sizeof why, "internal: the rewritten model is invalid (%s)", verr);
     gc_check_result *nr = NULL;
     if (!why[0]) {
-        nr = gc_check(m, o->target, verr, sizeof verr);
+        nr = check_model(m, o, verr, sizeof verr);
         if (!nr) {
             snap_restore(m, &s); snap_free(&s); free(c);
             gc_errf(err, errlen, "%s", verr);
@@ -467,10 +485,10 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
          * nodes, node subsets or risks, or the init failure gone (forced sites: no worse
          * is enough). */
         verdict vb = verdict_of(*cur, p), va = verdict_of(nr, p);
-        bool risky = p->risk || p->risk2;
-        char rname[160];
-        snprintf(rname, sizeof rname, "%s%s%s", p->risk ? p->risk : "", p->risk && p->risk2 ? "/" : "",
-                 p->risk2 ? p->risk2 : "");
+        bool risky = p->risk || p->risk2 || p->fix_id;   /* risk notes, or wrong facts naming the fix */
+        char rname[200];
+        snprintf(rname, sizeof rname, "%s%s%s%s%s", p->risk ? p->risk : "", p->risk && p->risk2 ? "/" : "",
+                 p->risk2 ? p->risk2 : "", p->risk || p->risk2 ? " or " : "", "a measured miscompute it fixes");
         int32_t before = vb.refused, after = va.refused;
         bool new_fatal = va.fatal && !vb.fatal;
         bool fixed_fatal = vb.fatal && !va.fatal;
@@ -514,7 +532,7 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
             for (int k = 0; k < c->n_new && !why[0]; k++) {
                 int32_t t = c->new_outs[k], p2 = t >= 0 ? gc_sg_producer(m, sgi, t) : -1;
                 char f[400];
-                if (p2 >= 0 && isolated_init_failure(m, o->target, sgi, p2, f, sizeof f))
+                if (p2 >= 0 && isolated_init_failure(m, o, sgi, p2, f, sizeof f))
                     snprintf(why, sizeof why, "rolled back: the new %s '%s' would break GPU delegate init once it "
                              "joins the GPU partition (%s)", gc_op_name(m, &sg->ops[p2]), sg->tensors[t].name, f);
             }
@@ -543,7 +561,7 @@ static int try_site(builder *b, gc_model *m, const gc_fix_opts *o, const gc_fix_
                          va.partitions);
             else if (risky && va.risk > vb.risk)
                 snprintf(why, sizeof why, "rolled back: the checker would report %s on more nodes", rname);
-            else if (risky && va.risk == vb.risk && !better)
+            else if (risky && va.risk == vb.risk && vb.risk > 0 && !better)
                 snprintf(why, sizeof why, "rolled back: the checker still reports %s", rname);
             else if (nr->model_error && (*cur)->model_error)
                 snprintf(why, sizeof why, "rolled back: no gain (every node stays on the CPU: %s)", nr->model_error);
@@ -643,7 +661,7 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
         if (enabled[i]) r->stats[r->n_stats++].pass = p;
     }
     builder b = { .r = r };
-    gc_check_result *cur = gc_check(m, o.target, err, errlen);
+    gc_check_result *cur = check_model(m, &o, err, errlen);
     if (!cur) { gc_fix_result_free(r); return NULL; }
     residency(cur, &r->before);
     /* Progress rounds first: a site is kept when it removes a refusal (or the init
@@ -652,7 +670,7 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
      * joins the GPU only once every link is fixed). If the result has more CPU nodes or
      * the GPU work in more pieces than the model had, it is undone and the rounds run
      * again strict: every site judged alone, never more CPU nodes or pieces. */
-    gc_check_result *start = gc_check(m, o.target, err, errlen);
+    gc_check_result *start = check_model(m, &o, err, errlen);
     snapshot *all = start ? calloc((size_t)m->n_subgraphs + 1, sizeof *all) : NULL;
     bool snapped = all != NULL;
     for (int32_t s = 0; snapped && s < m->n_subgraphs; s++)
@@ -675,7 +693,7 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
             residency(cur, &r->progress);
             for (int32_t s = m->n_subgraphs - 1; s >= 0; s--) snap_restore(m, &all[s]);
             gc_check_free(cur);
-            cur = gc_check(m, o.target, err, errlen);
+            cur = check_model(m, &o, err, errlen);
             if (!cur) failed = true;
             r->n_changes = 0;
             r->n_declines = 0;
@@ -712,7 +730,7 @@ gc_fix_result *gc_fix_apply(gc_model *m, const gc_fix_opts *opts, char *err, siz
         for (int32_t s = 0; s < m->n_subgraphs; s++) ops_after += m->subgraphs[s].n_ops;
         r->pruned_ops = ops_before - ops_after;
         gc_check_free(cur);
-        cur = gc_check(m, o.target, err, errlen);
+        cur = check_model(m, &o, err, errlen);
         if (!cur) { gc_fix_result_free(r); return NULL; }
     }
     /* a site declined in an early round can be gone by the end (a later rewrite, such

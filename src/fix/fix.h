@@ -16,8 +16,10 @@
  *      only touches nodes the checker refuses (rejected: the delegate's IsNodeSupported
  *      says no) or whose kernel would fail to build (fatal), and nodes carrying the
  *      checker risk it names (silent miscomputes on a fully resident GPU, e.g. the
- *      classic delegate's mixed-rank broadcast); opts.force widens a pass to every node
- *      that meets its precondition.
+ *      classic delegate's mixed-rank broadcast) or whose numerics a measured fact of the
+ *      runtime (opts.runtime) calls wrong with the pass's fix id as its fix (counted as
+ *      the pass's risk below); opts.force widens a pass to every node that meets its
+ *      precondition.
  *   2. A pass rewrites one site at a time: it checks its precondition (declining with a
  *      reason when it does not hold) and replaces the site by new ops that write the
  *      same output tensors (names and indices of every surviving tensor are kept, so
@@ -67,8 +69,9 @@ const char *gc_fix_exactness_name(gc_fix_exactness e);   /* "bit-exact", ... */
 
 /* Which nodes a pass considers. */
 typedef enum {
-    GC_FIX_SCOPE_REFUSED = 0, /* nodes gc_check refuses or marks fatal, and nodes with the
-                                 pass's risk (unless forced) */
+    GC_FIX_SCOPE_REFUSED = 0, /* nodes gc_check refuses or marks fatal, nodes with the pass's
+                                 risk, and nodes whose numerics are "wrong" by a measured fact
+                                 naming the pass's fix id (unless forced) */
     GC_FIX_SCOPE_ANY = 1      /* every node meeting the precondition (a numerics fix for
                                  nodes the GPU accepts: pow_square) */
 } gc_fix_scope;
@@ -110,6 +113,8 @@ typedef struct {
                                  already accepts (within the pass's precondition) */
     int max_rounds;           /* rounds over the registry; default 8 */
     uint64_t max_const_bytes; /* largest constant a pass may materialize; 64 MiB */
+    const char *runtime;      /* whose measured GPU facts the checks apply (gc_check_opts.runtime):
+                                 NULL = the default runtime; "js-2.5", ... (ML Drift only) */
 } gc_fix_opts;
 gc_fix_opts gc_fix_opts_default(void);
 /* Check a comma list of pass names: NULL when every name is known, else the first

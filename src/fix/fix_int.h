@@ -164,6 +164,7 @@ extern const gc_fix_pass gc_fix_gather_flatten;
 extern const gc_fix_pass gc_fix_gather_const_rows;
 extern const gc_fix_pass gc_fix_pad_rank4;
 extern const gc_fix_pass gc_fix_transpose_conv_act;
+extern const gc_fix_pass gc_fix_transpose_conv_crop;
 extern const gc_fix_pass gc_fix_rank_align;
 extern const gc_fix_pass gc_fix_bmm_mask_expand;
 extern const gc_fix_pass gc_fix_bmm_adj_explicit;

@@ -3,16 +3,18 @@
  * Rewrite:      GATHER(params, indices) with constant 1-D indices  ->
  *                   one STRIDED_SLICE per run of indices with a constant positive step
  *                   (a single index is a run), joined by CONCATENATION on the gather axis.
- *               The compat rules accept such a GATHER, but the shipped ML Drift builds
- *               the kernel with the indices laid out as batch and fails ("Unable to parse
- *               bc coord for BATCH axis", the checker's gather.const_indices_layout, seen
- *               on the H200) — which drops the whole delegation. A row permutation,
+ *               The compat rules accept such a GATHER, but LiteRT.js 2.5.3 builds the
+ *               kernel with the indices laid out as batch and fails ("Unable to parse bc
+ *               coord for BATCH axis"; measured on the H200, the fact
+ *               init.gather_const_indices) — which drops the whole delegation; native
+ *               2.3.0 builds it and is exact (ok.gather_const_indices). A row permutation,
  *               a reversed or repeated row, or a handful of picked rows become a few
  *               slices.
  * Precondition: indices constant INT32/INT64, each inside the axis (TFLite errors on an
  *               out-of-range index); batch_dims 0; static shapes; at most 16 runs.
  *               By default only for GATHERs the checker refuses or marks as breaking
- *               delegate init (ML Drift); --force gather_const_rows applies it anywhere.
+ *               delegate init on the fix's runtime (gpuclean fix --runtime js); --force
+ *               gather_const_rows applies it anywhere.
  * Exactness:    bit-exact (slices and concatenation copy the same elements).
  */
 #include "fix_int.h"

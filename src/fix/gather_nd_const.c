@@ -23,10 +23,11 @@
  *                 CONCATENATION on axis 0, when there are at most 16 runs (a diagonal is
  *                 one run; a permutation of a few rows a few), else
  *               - by GATHER axis 0 with the flat row indices as a new 1-D INT32 constant.
- *                 The compat rules accept that (§3.4), but the shipped ML Drift fails to
- *                 build a GATHER with constant indices longer than 1 (the checker's
- *                 gather.const_indices_layout, seen on the H200): the driver then rolls
- *                 the site back and the decline quotes the failure; classic takes it.
+ *                 The compat rules accept that (§3.4); LiteRT.js 2.5.3 fails to build a
+ *                 GATHER with constant indices longer than 1 (the measured fact
+ *                 init.gather_const_indices): with --runtime js the driver then rolls the
+ *                 site back and the decline quotes the failure; native 2.3.0 and classic
+ *                 take it.
  * Op versions: the lowest the semantics need, as TFLite's op_version.cc stamps them
  *               (fx_version_for): a STRIDED_SLICE of bool is version 3 and of rank 5
  *               version 4, which ML Drift refuses (it takes <= 2); a SLICE of bool is

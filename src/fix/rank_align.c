@@ -23,6 +23,16 @@
  *               A runtime lower-rank operand that still broadcasts against a constant
  *               after the reshape is also TILEd to the output's shape: measured on the
  *               H200, the reshape alone left 34 of 37 such sweep cases wrong.
+ * Equal ranks:  a runtime operand of rank 2 against a rank-2 constant whose dim 0 is > 1
+ *               (DENSIFY->ADD after densify_const: ADD([4,16], const [4,16])) was measured
+ *               wrong on the H200 (the checker's fact numerics.equal_rank_const), while a
+ *               runtime [1,1,4,5] with a constant [1,1,4,5] (the mixed-rank cases after
+ *               this pass) was right. So at equal ranks 1-3, for nodes a measured fact
+ *               calls wrong with this fix: the runtime operand RESHAPEd to rank 4 (leading
+ *               1s) and TILEd to the output's shape when it broadcasts, the op at rank 4
+ *               with the constant viewed at rank 4 (same buffer), RESHAPE back. The
+ *               constant must have the output's shape (a broadcasting constant has no
+ *               measured-right form). Not yet measured on the device itself.
  * Exactness:    bit-exact (the same elements meet; a reshape or tile copies values).
  */
 #include "fix_int.h"
@@ -34,13 +44,75 @@ static const int32_t anchors[] = {
     GC_OP_SQUARED_DIFFERENCE, GC_OP_FLOOR_DIV, GC_OP_FLOOR_MOD, -1
 };
 
+/* Equal ranks R < 4, runtime x against constant k of the output's shape y:
+ *   RESHAPE x -> [1..1, x]            (rank 4)
+ *   TILE    -> [1..1, y]              (only when x broadcasts)
+ *   OP(x4, k viewed as [1..1, y])     (operand order kept) -> [1..1, y]
+ *   RESHAPE -> y */
+static int equal_rank(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *a, const gc_fix_tinfo *b, const gc_fix_tinfo *y) {
+    const gc_fix_tinfo *rt = a->is_const ? b : a, *k = a->is_const ? a : b;
+    int R = y->rank, pad = 4 - R;
+    if (R < 1 || R > 3 || y->rank != rt->rank) return fx_pass_over(c);   /* rank 4: the GPU's own */
+    if (!rt->is_static || !k->is_static || !y->is_static) return fx_decline(c, "dynamic shapes");
+    for (int d = 0; d < R; d++) {
+        if (k->shape[d] != y->shape[d])
+            return fx_decline(c, "the constant broadcasts too (%d vs %d on axis %d): no form measured right",
+                              k->shape[d], y->shape[d], d);
+        if (rt->shape[d] != 1 && rt->shape[d] != y->shape[d]) return fx_decline(c, "the operands do not broadcast");
+    }
+    if (!fx_data(c, k->index, NULL)) return fx_decline(c, "the constant operand has no data");
+    const gc_op *o = fx_op(c, op);
+    gc_options opt = o->opt;
+    int32_t code = fx_code(c, op), version = gc_op_code(c->m, o)->version;
+    bool rt_first = o->inputs[0] == rt->index;
+    int32_t s4[4], y4[4], m4[4];
+    bool tile = false;
+    for (int d = 0; d < 4; d++) {
+        s4[d] = d < pad ? 1 : rt->shape[d - pad];
+        y4[d] = d < pad ? 1 : y->shape[d - pad];
+        m4[d] = s4[d] == y4[d] ? 1 : y4[d];
+        tile |= m4[d] != 1;
+    }
+    fx_remove_op(c, op);
+    int32_t at = op;
+    int32_t x4 = fx_new_tensor(c, y->name, "rank4", rt->type, 4, s4, rt->quant);
+    if (x4 < 0 || fx_add_reshape(c, at++, rt->index, x4) < 0) return -1;
+    if (tile) {
+        int32_t mc = fx_const_i32(c, y->name, "tile_multiples", 4, m4);
+        int32_t full = fx_new_tensor(c, y->name, "tiled", rt->type, 4, y4, rt->quant);
+        if (mc < 0 || full < 0) return -1;
+        int32_t tin[2] = { x4, mc };
+        if (fx_add_op(c, at++, GC_OP_TILE, fx_version_for(GC_OP_TILE, rt->type, 4), 2, tin, 1, &full) < 0) return -1;
+        x4 = full;
+    }
+    char hn[600];
+    snprintf(hn, sizeof hn, "%s/gc_fix/const_rank4", y->name);
+    int32_t h = gc_sg_add_tensor(c->m, c->sg, hn, k->type, 4, y4, fx_t(c, k->index)->buffer);
+    if (h < 0) { c->oom = true; return -1; }
+    fx_t(c, h)->quant = (gc_quant *)k->quant;
+    int32_t in[2] = { rt_first ? x4 : h, rt_first ? h : x4 };
+    int32_t o4 = fx_new_tensor(c, y->name, "out_rank4", y->type, 4, y4, y->quant);
+    if (o4 < 0) return -1;
+    int32_t k4 = fx_add_op(c, at++, code, version, 2, in, 1, &o4);
+    if (k4 < 0) return -1;
+    fx_op(c, k4)->opt = opt;
+    if (fx_add_reshape(c, at, o4, y->index) < 0) return -1;
+    fx_note(c, "RESHAPE '%s' to rank 4%s, %s with the constant at rank 4, RESHAPE back", rt->name,
+            tile ? ", TILE to the output's shape" : "", gc_builtin_name(code));
+    return 1;
+}
+
 static int apply(gc_fix_ctx *c, int32_t op) {
     const gc_op *o = fx_op(c, op);
     if (o->n_inputs != 2 || o->n_outputs != 1) return fx_pass_over(c);
     gc_fix_tinfo a, b, y;
     if (!fx_info(c, o->inputs[0], &a) || !fx_info(c, o->inputs[1], &b) || !fx_info(c, o->outputs[0], &y))
         return fx_decline(c, "missing operand or rank > %d", GC_FIX_MAXR);
-    if (a.rank == b.rank || (a.is_const && b.is_const)) return fx_pass_over(c);   /* refused for another reason */
+    if (a.is_const && b.is_const) return fx_pass_over(c);   /* refused for another reason */
+    if (a.rank == b.rank) {
+        if (a.is_const || b.is_const) return equal_rank(c, op, &a, &b, &y);
+        return fx_pass_over(c);
+    }
     if (!a.is_static || !b.is_static || !y.is_static) return fx_decline(c, "dynamic shapes");
     gc_fix_tinfo *lo = a.rank < b.rank ? &a : &b, *hi = a.rank < b.rank ? &b : &a;
     if (y.rank != hi->rank) return fx_decline(c, "the output rank is not the operands' larger rank");
@@ -142,7 +214,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
 const gc_fix_pass gc_fix_rank_align = {
     .id = "rank_align",
     .fix_id = "fix.broadcast.rank4",
-    .summary = "mixed-rank elementwise op -> RESHAPE the lower-rank operand to the same rank",
+    .summary = "mixed-rank elementwise op -> RESHAPE the lower-rank operand to the same rank; an equal-rank "
+               "runtime-vs-constant op measured wrong -> the op at rank 4",
     .anchors = anchors,
     .exactness = GC_FIX_BIT_EXACT,
     .scope = GC_FIX_SCOPE_REFUSED,

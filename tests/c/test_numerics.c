@@ -204,6 +204,7 @@ GC_TEST(numerics_features_tensor) {
     feat_is(m, 0, "opt.reverse", NULL, "0");
     feat_is(m, 0, "opt.keep_num_dims", NULL, NULL);           /* not a CUMSUM option */
     feat_is(m, 0, "axis", NULL, "1");                         /* -1 normalised */
+    feat_is(m, 0, "axis_raw", NULL, "-1");                    /* as the model gives it */
     feat_is(m, 0, "axis_size", NULL, "5");
     feat_is(m, 0, "reduce_size", NULL, "5");
     feat_is(m, 0, "bcast", NULL, "2x0");                      /* two inputs: ranks of in0 x in1 */
@@ -218,9 +219,21 @@ GC_TEST(numerics_features_tensor) {
     feat_is(m, 1, "out0.consumed", NULL, "0");
     feat_is(m, 1, "bcast", NULL, NULL);                       /* one input */
     feat_is(m, 1, "axis", NULL, NULL);
+    feat_is(m, 1, "axis_raw", NULL, NULL);
+    feat_is(m, 1, "groups", NULL, NULL);                      /* not a CONV_2D */
+    /* the producer's features: the RELU reads the CUMSUM's output */
+    feat_is(m, 1, "in0.producer.opt.exclusive", NULL, "1");
+    feat_is(m, 1, "in0.producer.in1.const", NULL, "1");
+    feat_is(m, 1, "in0.producer.in0.producer", NULL, "input");
+    feat_is(m, 1, "in*.producer.axis_raw", NULL, "-1");
+    feat_is(m, 1, "in0.producer.out0.consumed", NULL, "1");
+    feat_is(m, 1, "in0.producer.in0.producer_gpu", gpu, NULL);   /* a graph input: no producer */
+    feat_is(m, 0, "in0.producer.n_in", NULL, NULL);           /* a graph input: nobody writes it */
+    feat_is(m, 0, "in1.producer.n_in", NULL, NULL);           /* a constant */
     /* keys the engine does not know */
     const char *bad[] = { "in0.bogus", "opt.", "opt.Exclusive", "in64.dtype", "in0.dim16", "foo", "in.dtype", "in0dtype",
-                          "out*", "lo.", "in0.dim", "in0.rank2", "in100.rank", "" };
+                          "out*", "lo.", "in0.dim", "in0.rank2", "in100.rank", "", "in0.producer.", "out0.producer.n_in",
+                          "in0.producer.in0.producer.n_in", "in0.producer.bogus", "producer.n_in", "in0.producer.in0" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) feat_is(m, 0, bad[i], NULL, NULL);
     CHECK(!gc_fact_feature(m, 0, 2, "n_in", NULL, (char[8]){0}, 8));   /* no node 2 */
     CHECK(!gc_fact_feature(m, 1, 0, "n_in", NULL, (char[8]){0}, 8));   /* no subgraph 1 */
@@ -290,6 +303,8 @@ GC_TEST(numerics_features_axes) {
     gc_model_free(m);
     m = m_gather(3);
     feat_is(m, 1, "axis", NULL, "0");
+    feat_is(m, 1, "axis_raw", NULL, "0");
+    feat_is(m, 1, "in1.numel", NULL, "3");
     feat_is(m, 1, "axis_size", NULL, "4");
     feat_is(m, 1, "opt.batch_dims", NULL, "0");
     feat_is(m, 1, "reduce_size", NULL, NULL);
@@ -326,6 +341,60 @@ GC_TEST(numerics_features_axes) {
     feat_is(m, 1, "opt.adj_x", NULL, "1");
     feat_is(m, 1, "opt.adj_y", NULL, "0");
     feat_is(m, 1, "bcast", NULL, "3x3");
+    gc_model_free(m);
+    /* CONV_2D groups: input channels / the filter's input channels */
+    for (int g = 1; g <= 3; g++) {
+        b = gc_rb_new();
+        int32_t cx = T("x", F32, 1, 8, 8, 12), cw = C("w", F32, 6, 3, 3, 12 / g), cy = T("probe", F32, 1, 6, 6, 6);
+        op = OP(GC_OP_CONV_2D, IN(cx, cw, -1), OUT(cy));
+        gc_rb_opt(&b, op, GC_O_Conv2DOptions_padding, 1);
+        m = gc_rb_done(&b);
+        feat_is(m, 0, "groups", NULL, g == 1 ? "1" : g == 2 ? "2" : "3");
+        gc_model_free(m);
+    }
+    b = gc_rb_new();   /* 12 channels with a filter of 5: no whole number of groups */
+    int32_t gx = T("x", F32, 1, 8, 8, 12), gw = C("w", F32, 6, 3, 3, 5), gy = T("probe", F32, 1, 6, 6, 6);
+    OP(GC_OP_CONV_2D, IN(gx, gw, -1), OUT(gy));
+    m = gc_rb_done(&b);
+    feat_is(m, 0, "groups", NULL, NULL);
+    gc_model_free(m);
+}
+
+GC_TEST(numerics_producer_features) {
+    /* w_q int8 const -> DEQUANTIZE -> w; x[3,16] -> FULLY_CONNECTED(x, w) -> probe; the
+     * fact's conditions read the producer of the weights: one level of producer. */
+    gc_rb b = gc_rb_new();
+    int32_t x = T("x", F32, 3, 16), wq = C("w_q", GC_T_INT8, 8, 16), w = T("w", F32, 8, 16), p = T("probe", F32, 3, 8);
+    OP(GC_OP_DEQUANTIZE, IN(wq), OUT(w));
+    OP(GC_OP_FULLY_CONNECTED, IN(x, w, -1), OUT(p));
+    gc_model *m = gc_rb_done(&b);
+    uint8_t both[2] = { 1, 1 };
+    feat_is(m, 1, "in1.producer", NULL, "DEQUANTIZE");
+    feat_is(m, 1, "in1.producer.in0.dtype", NULL, "INT8");
+    feat_is(m, 1, "in1.producer.in0.const", NULL, "1");
+    feat_is(m, 1, "in1.producer.n_in", NULL, "1");
+    feat_is(m, 1, "in*.producer.in0.dtype", NULL, "INT8");   /* x is a graph input: only w has a producer */
+    feat_is(m, 1, "in0.producer.in0.dtype", NULL, NULL);
+    feat_is(m, 1, "in1.producer_gpu", both, "1");
+    static const gc_fact_cond c[] = { { "in1.producer", GC_FC_EQ, "DEQUANTIZE" },
+                                      { "in1.producer.in0.dtype", GC_FC_EQ, "INT8|UINT8" } };
+    gc_gpu_fact f = { "t.t", "native-2.3.0", "d", "FULLY_CONNECTED", "", 2, c, 0, 0, "e", "", "", "m", 1 };
+    CHECK(gc_fact_matches(&f, m, 0, 1, NULL));
+    static const gc_fact_cond c_f16[] = { { "in*.producer.in0.dtype", GC_FC_EQ, "FLOAT16" } };
+    gc_gpu_fact g = { "t.t", "native-2.3.0", "d", "*", "", 1, c_f16, 0, 0, "e", "", "", "m", 1 };
+    CHECK(!gc_fact_matches(&g, m, 0, 1, NULL));
+    static const gc_fact_cond c_ne[] = { { "in0.producer.in0.dtype", GC_FC_NE, "INT8" } };   /* undefined: false */
+    gc_gpu_fact h = { "t.t", "native-2.3.0", "d", "*", "", 1, c_ne, 0, 0, "e", "", "", "m", 1 };
+    CHECK(!gc_fact_matches(&h, m, 0, 1, NULL));
+    /* the validator knows the keys: an option of the producer is checked against every op */
+    static const gc_fact_cond c_opt[] = { { "in0.producer.opt.axis", GC_FC_EQ, "1" } };
+    gc_gpu_fact ok = { "a.b", "js-2.5.3", "d", "CONCATENATION", "x", 1, c_opt, 0, 0, "e", "", "", "m", 9 };
+    gc_gpu_facts t = { "ok.tsv", 3, rts, 1, &ok };
+    char err[256];
+    CHECK_MSG(gc_facts_validate(&t, err, sizeof err), "%s", err);
+    static const gc_fact_cond c_bad[] = { { "in0.producer.opt.no_such_option", GC_FC_EQ, "1" } };
+    ok.cond = c_bad;
+    CHECK(!gc_facts_validate(&t, err, sizeof err) && strstr(err, "no_such_option"));
     gc_model_free(m);
 }
 
@@ -537,8 +606,8 @@ GC_TEST(numerics_lint_risk) {
 }
 
 GC_TEST(numerics_init_failed_fallback) {
-    /* one constant index (the static gather.const_indices_layout rule is silent): fine on
-     * native, kernel building fails on js -> every node on the CPU */
+    /* the test table: a constant index is fine on native, kernel building fails on js ->
+     * every node on the CPU */
     gc_model *m = m_gather(1);
     gc_check_result *r = check(m, "native", 0);
     CHECK(r && r->gpu_clean && r->gpu_nodes == 2 && !r->fatal);
@@ -555,12 +624,21 @@ GC_TEST(numerics_init_failed_fallback) {
     CHECK(r && r->nodes[0].state == GC_NODE_INIT_FAILED && !r->nodes[0].fatal);   /* the RELU too */
     CHECK(r && r->subgraphs[0].gpu_nodes == 0 && r->subgraphs[0].delegated == 0);
     gc_check_free(r);
-    /* three indices: the static rule decides first (it names the delegate's own words) */
     gc_model_free(m);
+    /* the builtin table: three constant indices build on native 2.3.0 (an ok fact: its
+     * evidence) and fail kernel building on LiteRT.js 2.5.3; no static rule decides */
     m = m_gather(3);
-    r = check(m, "js", 0);
+    char err[256];
+    gc_check_opts o = { .runtime = "js-2.5" };
+    r = gc_check_ex(m, GC_TARGET_MLDRIFT, &o, err, sizeof err);
     n = probe(r, m);
-    CHECK(r && r->fatal && n && n->rule && !strcmp(n->rule, "mldrift.gather.const_indices_layout"));
+    CHECK(r && r->fatal && n && n->rule && !strcmp(n->rule, "init.gather_const_indices"));
+    CHECK(n && n->evidence && strstr(n->evidence->evidence, "gather_rtp_idxconst1d_axis0"));
+    gc_check_free(r);
+    r = gc_check(m, GC_TARGET_MLDRIFT, err, sizeof err);
+    n = probe(r, m);
+    CHECK(r && !r->fatal && r->gpu_clean && r->gpu_correct && n && n->gpu);
+    CHECK(n && n->numerics == GC_NUM_OK && n->numerics_rule && !strcmp(n->numerics_rule, "ok.gather_const_indices"));
     gc_check_free(r);
     gc_model_free(m);
 }

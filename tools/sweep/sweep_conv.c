@@ -61,6 +61,11 @@ void sw_family_conv(sw_ctx *x) {
     conv(x, 3, 3, 1, 1, SW_SAME, 8, 8, 2, SW_ACT_NONE, "_g2");
     conv(x, 3, 3, 1, 1, SW_SAME, 16, 16, 4, SW_ACT_NONE, "_g4");
     conv(x, 3, 3, 2, 1, SW_VALID, 12, 6, 3, SW_ACT_NONE, "_g3");
+    /* what made _g3 wrong on the H200: 3 groups, 2 output channels per group, or the
+     * stride-2 VALID geometry (the 2- and 4-group cases were stride-1 SAME) */
+    conv(x, 3, 3, 1, 1, SW_SAME, 12, 12, 3, SW_ACT_NONE, "_g3");
+    conv(x, 3, 3, 2, 1, SW_VALID, 12, 12, 3, SW_ACT_NONE, "_g3_c12x12");
+    conv(x, 3, 3, 2, 1, SW_VALID, 8, 4, 2, SW_ACT_NONE, "_g2_c8x4");
     /* wider channels: 4-aligned and not */
     conv(x, 3, 3, 1, 1, SW_SAME, 3, 16, 1, SW_ACT_NONE, "_c3x16");
     conv(x, 3, 3, 1, 1, SW_SAME, 20, 5, 1, SW_ACT_NONE, "_c20x5");
@@ -166,4 +171,8 @@ void sw_family_transpose_conv(sw_ctx *x) {
     tconv(x, 3, 2, SW_SAME, true, 0);
     tconv(x, 4, 2, SW_SAME, true, 0);
     tconv(x, 3, 2, SW_SAME, true, SW_ACT_RELU);
+    /* gpuclean fix's form of 3x3 stride 2 SAME starts with a VALID one with the bias; 5x5
+     * stride 2 SAME also pads unevenly (1 before, 2 after), as 3x3 does (0, 1) */
+    tconv(x, 3, 2, SW_VALID, true, 0);
+    tconv(x, 5, 2, SW_SAME, false, 0);
 }

@@ -9,7 +9,8 @@
  * sweep's constant fill keeps |divisor| >= 1/251.
  * Extras: the Swin-T case ADD([24,49,49], const[1,24,49,49]) (230 KB of constant: the
  * one model over 100 KB; its fill compresses to a few KB), smaller and batch>1 variants,
- * both operands broadcasting, a constant first operand, a rank-0 scalar.
+ * both operands broadcasting, a constant first operand, a rank-0 scalar, and equal ranks
+ * 1-3 against a constant whose dim 0 is > 1 ("eq_*").
  */
 #include "sweep.h"
 
@@ -121,4 +122,18 @@ void sw_family_elementwise(sw_ctx *x) {
         binary(x, o, 1, F + 3, 4, F, true, false, "const_r1_rt_r4");
         binary(x, o, 4, F, 2, F + 2, true, false, "const_r4_rt_r2");
     }
+    /* Equal ranks, a runtime operand against a constant whose dim 0 is > 1: DENSIFY -> ADD
+     * after densify_const, ADD([4,16], const [4,16]), was wrong on the H200, while a
+     * constant [1,5] against a runtime [4,5] (r2_r2_const) was right. The same shapes, a
+     * runtime operand that broadcasts ("rtb"), ranks 1-3, a constant first operand. */
+    for (int k = 0; k < 2; k++) {
+        const ew_op *o = k ? mul : add;
+        binary(x, o, 2, F + 2, 2, F + 2, false, true, "eq_r2_same_const");
+        binary(x, o, 2, (const int32_t[]){ 1, 5 }, 2, F + 2, false, true, "eq_r2_rtb_const");
+    }
+    binary(x, add, 2, (const int32_t[]){ 4, 16 }, 2, (const int32_t[]){ 4, 16 }, false, true, "eq_r2_same16_const");
+    binary(x, add, 3, F + 1, 3, F + 1, false, true, "eq_r3_same_const");
+    binary(x, add, 3, (const int32_t[]){ 1, 4, 5 }, 3, F + 1, false, true, "eq_r3_rtb_const");
+    binary(x, add, 1, F + 3, 1, F + 3, false, true, "eq_r1_same_const");
+    binary(x, sub, 2, F + 2, 2, F + 2, true, false, "eq_r2_cfirst_const");
 }

@@ -182,6 +182,7 @@ void sw_family_cumsum(sw_ctx *x) {
     cumsum(x, 2, s2, 0, 0, 0);
     cumsum(x, 3, s3, 2, 0, 0);
     cumsum(x, 2, (const int32_t[]){ 1, 1000 }, 1, 0, 0);
+    cumsum(x, 4, s4, -1, 0, 0);   /* a negative axis at rank 4 (axis -1 of [6,10] was wrong) */
 }
 
 /* ---- CAST ------------------------------------------------------------------------------------ */

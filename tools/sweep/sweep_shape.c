@@ -86,10 +86,12 @@ void sw_family_pad(sw_ctx *x) {
 
 /* ---- GATHER / GATHER_ND ------------------------------------------------------------------ */
 
-static void gather(sw_ctx *x, bool params_const, bool idx_const, int idx_rank, int axis) {
+/* one_index: a single constant index [3] instead of three (LiteRT.js fails to build the
+ * three-index kernel: "Unable to parse bc coord for BATCH axis", indices laid out as batch) */
+static void gather_n(sw_ctx *x, bool params_const, bool idx_const, int idx_rank, int axis, bool one_index) {
     static const int32_t P[3] = { 6, 5, 4 };
     static const int32_t i1[3] = { 3, 0, 2 }, i2[4] = { 1, 3, 2, 0 };   /* < 4: valid on every axis */
-    int32_t ishape[2] = { 3, 0 }, os[4];
+    int32_t ishape[2] = { one_index ? 1 : 3, 0 }, os[4];
     int irank = idx_rank;
     if (idx_rank == 2) { ishape[0] = 2; ishape[1] = 2; }
     int on = 0;
@@ -116,8 +118,13 @@ static void gather(sw_ctx *x, bool params_const, bool idx_const, int idx_rank, i
     char what[256];
     snprintf(what, sizeof what, "GATHER %s params [6,5,4] axis %d, %s %d-D int32 indices%s", params_const ? "constant" : "runtime",
              axis, idx_const ? "constant" : "runtime", idx_rank, params_const ? " (then ADD)" : "");
-    sw_emit(x, &c, "gather", "GATHER", what, "gather_%s_idx%s%dd_axis%d", params_const ? "constp" : "rtp",
-            idx_const ? "const" : "rt", idx_rank, axis);
+    if (one_index) sw_attr_i(&c, "n_indices", 1);
+    sw_emit(x, &c, "gather", "GATHER", what, "gather_%s_idx%s%dd%s_axis%d", params_const ? "constp" : "rtp",
+            idx_const ? "const" : "rt", idx_rank, one_index ? "_n1" : "", axis);
+}
+
+static void gather(sw_ctx *x, bool params_const, bool idx_const, int idx_rank, int axis) {
+    gather_n(x, params_const, idx_const, idx_rank, axis, false);
 }
 
 static void gather_nd(sw_ctx *x, bool idx_const, int depth, int n) {
@@ -151,6 +158,7 @@ void sw_family_gather(sw_ctx *x) {
                 }
     gather(x, true, false, 1, 0);
     gather(x, false, true, 1, 2);
+    gather_n(x, false, true, 1, 1, true);
     for (int ic = 1; ic >= 0; ic--)
         for (int d = 1; d <= 2; d++) gather_nd(x, ic, d, 3);
 }
