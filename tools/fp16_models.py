@@ -8,7 +8,9 @@ litert-torch, checked for the GPU, and carried to the device (as twins where lar
         build it (torch.manual_seed(0), random init; BatchNorm statistics calibrated on
         seeded random inputs as the zoo does: gpuclean.zoo.calibrate_batchnorm), convert
         with litert-torch (the plain conversion), `gpuclean check --json --runtime
-        native-2.3`; when that is not GPU-clean, `gpuclean fix` and check again. A file
+        native-2.3`; when that is not GPU-clean (or has nodes measured wrong there), `gpuclean
+        fix` (kept when its own verification passes) and check again, and when still not,
+        gpuclean's loop (convert_for_gpu: PyTorch rewrites, re-conversion, fix). A file
         over TWIN_MB is carried as a twin (../shared/tools/device/twin.py: the same graph
         with regenerated weights). Kept when the device file is GPU-clean and GPU-correct
         on native-2.3 and its fp32 output on gpuclean's interpreter (the inputs the device
@@ -90,12 +92,12 @@ def tv(name, size, **kw):
                     _ver("torchvision"), name, args, size, size))
 
 
-def tm(name, size, **kw):
+def tm(name, size, calib_batch=1, **kw):
     def build():
         import timm
         return timm.create_model(name, pretrained=False, **kw)
     args = ", ".join(["pretrained=False"] + ["%s=%r" % i for i in kw.items()])
-    return dict(name="timm_" + name, build=build, inputs=_image(size),
+    return dict(name="timm_" + name, build=build, inputs=_image(size), calib_batch=calib_batch,
                 source="timm %s: timm.create_model(%r, %s), input 1x3x%dx%d" % (
                     _ver("timm"), name, args, size, size))
 
@@ -146,7 +148,7 @@ MODELS = [
     tv("regnet_x_400mf", 128),
     tv("googlenet", 128, aux_logits=False, init_weights=True),
     tm("lcnet_050", 128),
-    tm("repvit_m0_9", 128),
+    tm("repvit_m0_9", 128, calib_batch=2),    # a BatchNorm1d head: training-mode statistics need 2+
     tv("resnet34", 96),
     tm("edgenext_xx_small", 128),
     tm("fastvit_t8", 128),
@@ -181,6 +183,18 @@ MODELS = [
     tm("efficientformer_l1", 224),             # attention biases fixed to a 7x7 last stage: 224 only
     tm("tiny_vit_5m_224", 224),
     tv("densenet121", 96),
+    # more, in case the ones above do not give enough whole-GPU models
+    tm("mobilenetv4_conv_small", 128),
+    tm("mixnet_s", 128),
+    tm("rexnet_100", 128),
+    tm("hgnetv2_b0", 128),
+    tm("mobileone_s0", 128),
+    tm("efficientvit_b0", 128),
+    tm("tinynet_e", 106),
+    tm("starnet_s1", 128),
+    tm("ese_vovnet19b_dw", 128),
+    tm("dla34", 96),
+    tm("mambaout_femto", 128),
 ]
 BY_NAME = {m["name"]: m for m in MODELS}
 
@@ -203,6 +217,11 @@ def _check(path, runtime):
         return {"error": (p.stderr.strip() or "gpuclean check exited %d" % p.returncode)[-300:]}
     return {k: s.get(k) for k in ("residency", "gpu_clean", "gpu_correct", "gpu_nodes", "nodes", "wrong_nodes",
                                   "fatal")}
+
+
+def _good(c):
+    """GPU-clean and not measured wrong on the runtime (a check summary of _check)."""
+    return bool(c.get("gpu_clean")) and c.get("gpu_correct") is not False
 
 
 def _load_weights(spec, model, path):
@@ -244,7 +263,7 @@ def build_one(name, weights=None):
     import numpy as np
     import torch
     from gpuclean import zoo
-    from gpuclean.convert import convert_plain
+    from gpuclean.convert import convert_for_gpu, convert_plain, run_fix
     spec = BY_NAME[name]
     os.makedirs(OUT, exist_ok=True)
     rec = {"name": name, "source": spec["source"], "kept": False,
@@ -257,7 +276,11 @@ def build_one(name, weights=None):
         if weights:
             model = _load_weights(spec, model, weights).eval()
         else:
-            rec["batchnorm_calibrated"] = zoo.calibrate_batchnorm(model, recipe)
+            nb = spec.get("calib_batch", 1)       # calibration batches of nb seeded inputs each
+            calib = recipe if nb == 1 else types.SimpleNamespace(
+                inputs=lambda g: tuple(torch.cat(t) for t in zip(*[spec["inputs"](g) for _ in range(nb)])))
+            rec["batchnorm_calibrated"] = zoo.calibrate_batchnorm(model, calib)
+            rec["calib_batch"] = nb
         xs = zoo.sample_inputs(recipe)
         rec["params"] = int(sum(p.numel() for p in model.parameters()))
         path = os.path.join(OUT, name + ".tflite")
@@ -272,12 +295,29 @@ def build_one(name, weights=None):
     rec["convert_s"] = round(time.time() - t0, 1)
     rec["check_plain"] = {rt: _check(plain, rt) for rt in CHECK_RUNTIMES}
     shutil.copyfile(plain, path)
-    if not rec["check_plain"][KEEP_RUNTIME].get("gpu_clean"):
-        p = subprocess.run([CLI, "fix", plain, "-o", path + ".fix", "--json"], capture_output=True, text=True)
-        rec["fix_exit"] = p.returncode
-        if os.path.exists(path + ".fix"):
+    if not _good(rec["check_plain"][KEEP_RUNTIME]):
+        fr = run_fix(plain, path + ".fix")
+        rec["fix"] = {"exit": fr["exit"], "passes": [q["id"] for q in fr["passes"]], "error": fr["error"],
+                      "verified": (fr.get("verify") or {}).get("pass")}
+        if fr["changed"] and rec["fix"]["verified"] is not False:
             os.replace(path + ".fix", path)
             rec["fixed"] = True
+        elif os.path.exists(path + ".fix"):
+            os.remove(path + ".fix")
+    if not _good(_check(path, KEEP_RUNTIME)):
+        # still rejected or measured wrong: gpuclean's whole loop (PyTorch rewrites routed
+        # from the checker's findings, re-conversion, fix), verified on the interpreter
+        loop = os.path.join(OUT, name + ".loop.tflite")
+        t1 = time.time()
+        try:
+            rep = convert_for_gpu(model, xs, loop, runtime=False, max_rounds=2)
+            rec["loop"] = {"applied": sorted(rep.get("applied") or {}), "ok": rep.get("ok"),
+                           "reasons": (rep.get("reasons") or [])[:5], "seconds": round(time.time() - t1, 1)}
+            if os.path.exists(loop) and _good(_check(loop, KEEP_RUNTIME)):
+                shutil.copyfile(loop, path)
+                rec["loop"]["used"] = True
+        except Exception as e:  # noqa: BLE001
+            rec["loop"] = {"error": "%s: %s" % (type(e).__name__, str(e)[:300])}
     rec["check"] = {rt: _check(path, rt) for rt in CHECK_RUNTIMES}
     rec["bytes"] = os.path.getsize(path)
     dev = path
