@@ -19,6 +19,9 @@ litert-torch, checked for the GPU, and carried to the device (as twins where lar
         source, conversion, check per runtime, why not kept) and, for integer inputs (token
         ids), inputs/<stem>/input_<k>.npy. Models already built are skipped (--force
         rebuilds); stops once N models are kept (--good, default: all).
+    tools/fp16_models.py recheck [NAME ...]
+        the built files through this checkout's `gpuclean check` and the fp32 test again
+        (the checker's facts and rules move on); nothing is converted again.
     tools/fp16_models.py list [--md FILE]
         the records as a Markdown table: kept or not and why.
 
@@ -339,6 +342,14 @@ def build_one(name, weights=None):
         for k, x in enumerate(xs):
             files.append(os.path.join(idir, "input_%d.npy" % k))
             np.save(files[-1], x.numpy())
+    judge(rec, dev, files)
+    _json(os.path.join(OUT, name + ".json"), rec)
+    return 0
+
+
+def judge(rec, dev, files):
+    """rec["kept"] / rec["why"] from the device file's check on KEEP_RUNTIME and its fp32
+    output (files: its input files, or [] for the sin pattern)."""
     c = (rec.get("check_twin") or rec["check"])[KEEP_RUNTIME]
     why = None
     if not c.get("gpu_clean"):
@@ -352,7 +363,31 @@ def build_one(name, weights=None):
             why = "interpreter: %s" % str(e)[:200]
     rec["why"] = why
     rec["kept"] = why is None
-    _json(os.path.join(OUT, name + ".json"), rec)
+
+
+def cmd_recheck(a):
+    """The built files again through this checkout's `gpuclean check` (facts and rules move
+    on) and the sanity test; conversion, fix and twin are not redone."""
+    if not os.path.exists(CLI):
+        print("fp16_models: %s missing: run make" % CLI, file=sys.stderr)
+        return 2
+    for r in records():
+        if not r.get("device_file") or (a.names and r["name"] not in a.names):
+            continue
+        path = os.path.join(OUT, r["name"] + ".tflite")
+        dev = os.path.join(OUT, r["device_file"])
+        if not (os.path.exists(path) and os.path.exists(dev)):
+            print("fp16_models %-26s files missing: build it again" % r["name"], file=sys.stderr)
+            continue
+        was = (r.get("kept"), r.get("why"))
+        r["check"] = {rt: _check(path, rt) for rt in CHECK_RUNTIMES}
+        if dev != path:
+            r["check_twin"] = {KEEP_RUNTIME: _check(dev, KEEP_RUNTIME)}
+        judge(r, dev, input_files(r["device_file"][:-len(".tflite")]) or [])
+        _json(os.path.join(OUT, r["name"] + ".json"), r)
+        print("fp16_models %-26s %s%s" % (r["name"], "kept" if r["kept"] else "not kept: " + r["why"],
+                                          "" if was == (r["kept"], r["why"]) else " (was: %s)" % (
+                                              "kept" if was[0] else was[1])))
     return 0
 
 
@@ -501,11 +536,15 @@ def main():
     o = sub.add_parser("one")
     o.add_argument("name", choices=list(BY_NAME))
     o.add_argument("--weights")
+    rc = sub.add_parser("recheck")
+    rc.add_argument("names", nargs="*")
     ls = sub.add_parser("list")
     ls.add_argument("--md")
     a = ap.parse_args()
     if a.cmd == "one":
         return build_one(a.name, a.weights)
+    if a.cmd == "recheck":
+        return cmd_recheck(a)
     return cmd_build(a) if a.cmd == "build" else cmd_list(a)
 
 
