@@ -244,8 +244,13 @@ def _sanity(path, input_files, rec):
     why it cannot be a meaningful fp16 row, or None (rec["fp32_max_abs"]: max|y| per output)."""
     import numpy as np
     from gpuclean.core import Interpreter, Model
-    sys.path.insert(0, os.path.join(top, "tools"))
-    from fp16_predict import sin_pattern
+    if "fp16_predict" not in sys.modules:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("fp16_predict", os.path.join(top, "tools", "fp16_predict.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["fp16_predict"] = mod
+        spec.loader.exec_module(mod)
+    sin_pattern = sys.modules["fp16_predict"].sin_pattern
     with Model(path) as m:
         xs = [np.load(f) for f in input_files] if input_files else sin_pattern(m)
         with Interpreter(m, "fp32") as it:

@@ -58,8 +58,21 @@ top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(top, "python"))
 from gpuclean.core import Interpreter, Model  # noqa: E402
 
-sys.path.insert(0, os.path.join(top, "tools"))
-import fp16_models  # noqa: E402
+
+
+def _tool(name):
+    """tools/<name>.py as a module, without putting tools/ on sys.path (its file names,
+    coverage.py among them, would shadow packages)."""
+    if name not in sys.modules:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(name, os.path.join(top, "tools", name + ".py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+fp16_models = _tool("fp16_models")
 
 CLI = os.path.join(top, "build", "gpuclean")
 ZOO_JSONL = os.path.join(top, "docs", "measurements", "zoo-h200.jsonl")

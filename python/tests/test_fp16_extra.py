@@ -14,13 +14,23 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+
+def _tool(name):
+    """tools/<name>.py as a module (tools/ stays off sys.path)."""
+    import importlib.util
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "tools", name + ".py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
 
 
 @pytest.fixture
 def tools(tmp_path, monkeypatch, hostile_tflite, gclib):
-    import fp16_models
-    import fp16_predict
+    fp16_predict = _tool("fp16_predict")
+    fp16_models = _tool("fp16_models")
     out = tmp_path / "extra"
     out.mkdir()
     monkeypatch.setattr(fp16_models, "OUT", str(out))
