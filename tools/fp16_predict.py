@@ -17,10 +17,17 @@ the GPU measured (docs/fp16-model.md says what the two emulations do).
         with eps 1e-12, finite or NaN), and N prefix probes (tools/gpu_bisect.py) of each
         of the zoo's GPU-clean final twins (their reference token ids travel as inputs);
         run there with `OUT=... JOBS=8 TEXT=0 RUNS=1 bash runtime/litert/device.sh .device-fp16`
-    tools/fp16_predict.py collect DIR [--kind corpus|probe|zoo]
+    tools/fp16_predict.py pack --extra-only [--dest .device-fp16x]
+        just the extra models (tools/fp16_models.py build: real architectures from their
+        libraries, random init, whole-GPU on the checker; twins where large) and their
+        token-id inputs; run there with
+        `OUT=$OUT JOBS=12 TEXT=0 RUNS=1 TIMEOUT=90 bash runtime/litert/device.sh .device-fp16x`
+        (--extra adds them to the corpus pack instead)
+    tools/fp16_predict.py collect DIR [--kind corpus|probe|zoo|extra]
         DIR/reports.jsonl + DIR/env.txt (device.sh's output) -> one row per model, runtime
         and mode in data/gpu/fp16/<runtime>-<version>__<device>.jsonl (rows for the same
-        model, runtime and mode are replaced)
+        model, runtime and mode are replaced); without --kind, a stem named in
+        tools/fp16_models.py is "extra"
 
 Which rows count: the GPU ran the whole model (a partial residency runs the CPU part in
 fp32, which the all-GPU emulation cannot know: listed, not scored), both sides are
@@ -32,7 +39,9 @@ one disagree by more than 1e-3 relative) is listed as such and not scored.
 Files: zoo rows use build/zoo-device/<model>__<file>[__twin].tflite (made with the shared
 twin tool from build/zoo when missing, as tools/zoo_device.py pack does); probe rows
 (<twin>__op<I>) are made again from their twin with `gpuclean edit --truncate-at`; corpus
-rows use ../shared/corpus.
+rows use ../shared/corpus; extra rows build/fp16-extra/<stem>.tflite (tools/fp16_models.py
+build makes them again, the same bytes for the same library versions) with their inputs
+from build/fp16-extra/inputs/<stem>/ (token ids) or the sin pattern.
 """
 import argparse
 import hashlib
@@ -48,6 +57,22 @@ import numpy as np
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(top, "python"))
 from gpuclean.core import Interpreter, Model  # noqa: E402
+
+
+
+def _tool(name):
+    """tools/<name>.py as a module, without putting tools/ on sys.path (its file names,
+    coverage.py among them, would shadow packages)."""
+    if name not in sys.modules:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(name, os.path.join(top, "tools", name + ".py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+fp16_models = _tool("fp16_models")
 
 CLI = os.path.join(top, "build", "gpuclean")
 ZOO_JSONL = os.path.join(top, "docs", "measurements", "zoo-h200.jsonl")
@@ -253,6 +278,14 @@ def ratio(p, meas):
     return max(p, 1e-30) / max(meas, 1e-30)
 
 
+def distinct(it):
+    """The model a row measures: the zoo recipe (its plain and final files are one model),
+    the extra model (real file or twin), the corpus or probe file."""
+    if it["kind"] in ("zoo", "extra"):
+        return it["model"].split("__")[0]
+    return it["stem"]
+
+
 def cmd_table(a):
     zoo = zoo_dirs(a.zoo)
     items = [it for it in measured_rows() if not a.only or re.search(a.only, it["stem"])]
@@ -261,7 +294,7 @@ def cmd_table(a):
     lines = ["| model | kind | twin | out | runtime | measured GPU fp16 vs CPU | predicted (this runtime) | ratio | "
              "storage only (js model) | ratio | note |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    score = {}
+    score, models = {}, {}
     for it in items:
         if it["kind"] == "zoo":
             f = zoo_file(it["model"], it["file"], it["twin"], zoo)
@@ -269,6 +302,10 @@ def cmd_table(a):
         elif it["kind"] == "probe":
             f = probe_file(it["stem"], zoo)
             inputs = ref_inputs(zoo.get(it["stem"].split("__")[0]))
+        elif it["kind"] == "extra":
+            f = fp16_models.device_file(it["stem"])
+            fs = fp16_models.input_files(it["stem"])
+            inputs = [np.load(x) for x in fs] if fs else None
         else:
             f, inputs = corpus_file(it["stem"]), None
         name = it["stem"]
@@ -305,6 +342,7 @@ def cmd_table(a):
                 note, scored = "not finite", False
             r_rt, r_js = ratio(p_rt, meas), ratio(p_js, meas)
             if scored:
+                models.setdefault(it["runtime"], {}).setdefault(distinct(it), set()).add(it["kind"])
                 s = score.setdefault((it["runtime"], it["kind"] == "probe"), [0, 0, 0])
                 s[0] += 1
                 s[1] += 1 / 3 <= r_rt <= 3
@@ -320,6 +358,14 @@ def cmd_table(a):
         n = sum(v[0] for k, v in score.items() if k[0] == rt)
         w = sum(v[1] for k, v in score.items() if k[0] == rt)
         lines.append("%s, all: %d/%d outputs within 3x (%.0f%%)" % (rt, w, n, 100.0 * w / max(n, 1)))
+    for rt, ms in sorted(models.items()):
+        whole = {m: k for m, k in ms.items() if "probe" not in k}
+        per = {}
+        for k in whole.values():
+            for kk in k:
+                per[kk] = per.get(kk, 0) + 1
+        lines.append("%s: %d distinct whole models scored (%s)" % (
+            rt, len(whole), ", ".join("%s %d" % kv for kv in sorted(per.items()))))
     text = "\n".join(lines)
     print(text)
     if a.md:
@@ -354,7 +400,21 @@ for name, mod in (("fp16sem_overflow", Overflow()), ("fp16sem_zero_row_norm", Ze
 """
 
 
+def pack_extra(a):
+    """The extra models (tools/fp16_models.py build) and their token-id inputs:
+    ([device files], {stem: [input files]})."""
+    got = fp16_models.kept()
+    if not got:
+        print("fp16_predict: no extra models built (tools/fp16_models.py build)", file=sys.stderr)
+    return [f for _, f, _ in got], {stem: fs for stem, _, fs in got if fs}
+
+
 def cmd_pack(a):
+    if a.extra_only:
+        models, inputs = pack_extra(a)
+        if not models:
+            return 2
+        return pack_and_say(a, models, inputs)
     corpus = os.path.join(SHARED, "corpus")
     models = list(a.models)
     if not models and os.path.isdir(corpus):       # the float ones: integer models' fp16 is another story
@@ -388,9 +448,17 @@ def cmd_pack(a):
                 ri = ref_input_files(zoo.get(name))
                 if ri:
                     inputs[stem] = ri
+    if a.extra:
+        em, ei = pack_extra(a)
+        models += em
+        inputs.update(ei)
     if not models:
         print("fp16_predict: no models (../shared/corpus is absent; name the files)", file=sys.stderr)
         return 2
+    return pack_and_say(a, models, inputs)
+
+
+def pack_and_say(a, models, inputs):
     dest = os.path.join(top, a.dest) if not os.path.isabs(a.dest) else a.dest
     r = subprocess.run([os.path.join(top, "runtime", "litert", "pack.sh"), "--dest", dest] + models)
     if r.returncode != 0:
@@ -401,9 +469,13 @@ def cmd_pack(a):
         os.makedirs(os.path.join(idir, stem))
         for f in fs:
             shutil.copyfile(f, os.path.join(idir, stem, os.path.basename(f)))
-    print("fp16_predict: %d models packed in %s (%d with their own inputs); on the GPU machine:\n"
-          "  OUT=$OUT JOBS=8 TEXT=0 RUNS=1 bash runtime/litert/device.sh %s\n"
-          "then here: tools/fp16_predict.py collect <the fetched folder>" % (len(models), dest, len(inputs), a.dest))
+    total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dest) for f in fs)
+    rel = os.path.relpath(dest, top) if not os.path.relpath(dest, top).startswith("..") else dest
+    print("fp16_predict: %d models packed in %s (%d with their own inputs), %.1f MiB in all; on the GPU machine:\n"
+          "  OUT=$OUT JOBS=%d TEXT=0 RUNS=1%s bash runtime/litert/device.sh %s\n"
+          "then here: tools/fp16_predict.py collect <the fetched folder>%s" % (
+              len(models), dest, len(inputs), total / 2**20, 12 if a.extra_only else 8,
+              " TIMEOUT=90" if a.extra_only else "", rel, " --kind extra" if a.extra_only else ""))
     return 0
 
 
@@ -413,7 +485,7 @@ def slug(s):
 
 def sha256_of(stem):
     for d in (os.path.join(SHARED, "corpus"), os.path.join(top, "build", "zoo-device"),
-              os.path.join(top, "build", "fp16-probes")):
+              os.path.join(top, "build", "fp16-probes"), fp16_models.OUT):
         f = os.path.join(d, stem + ".tflite")
         if os.path.exists(f):
             return hashlib.sha256(open(f, "rb").read()).hexdigest()
@@ -429,7 +501,8 @@ def cmd_collect(a):
     for line in open(os.path.join(a.dir, "reports.jsonl")):
         r = json.loads(line)
         stem = os.path.basename(r.get("model", "")).replace(".tflite", "")
-        kind = a.kind or ("probe" if re.search(r"__op\d+$", stem) else "zoo" if "__" in stem else "corpus")
+        kind = a.kind or ("probe" if re.search(r"__op\d+$", stem) else "extra" if fp16_models.is_extra(stem)
+                          else "zoo" if "__" in stem else "corpus")
         for rname, rt in (r.get("runtimes") or {}).items():
             for m in rt.get("modes", []):
                 if not (m.get("mode") or "").startswith("gpu-"):
@@ -474,12 +547,17 @@ def main():
     p.add_argument("models", nargs="*")
     p.add_argument("--dest", default=".device-fp16")
     p.add_argument("--probes", type=int, default=6, help="prefix probes per zoo twin (0: none)")
+    p.add_argument("--extra", action="store_true", help="add the extra models (tools/fp16_models.py) to the pack")
+    p.add_argument("--extra-only", action="store_true",
+                   help="a pack of just the extra models (default --dest .device-fp16x)")
     p.add_argument("--zoo", default=os.path.join(top, "build", "zoo"))
     c = sub.add_parser("collect")
     c.add_argument("dir")
-    c.add_argument("--kind", choices=["corpus", "probe", "zoo"])
+    c.add_argument("--kind", choices=["corpus", "probe", "zoo", "extra"])
     a = ap.parse_args()
     if a.cmd == "pack":
+        if a.extra_only and a.dest == ".device-fp16":
+            a.dest = ".device-fp16x"
         return cmd_pack(a)
     if a.cmd == "collect":
         return cmd_collect(a)
