@@ -36,7 +36,7 @@ CMPS = [("!=", "GC_FC_NE"), (">=", "GC_FC_GE"), ("<=", "GC_FC_LE"), ("=", "GC_FC
 # node features (numerics.c): kind of value
 NODE_KEYS = {"n_in": "int", "n_out": "int", "version": "int", "bcast": "bcast", "rank_mismatch_lead": "int",
              "bcast_meet": "int", "axis": "int", "axis_size": "int", "reduce_size": "int", "axis_raw": "int",
-             "groups": "int"}
+             "groups": "int", "group_out": "int"}
 TENSOR_FIELDS = {"dtype": "dtype", "rank": "int", "const": "bool", "producer": "producer", "producer_gpu": "bool",
                  "graph_input": "bool", "graph_output": "bool", "consumed": "int", "numel": "int"}
 MAX_SLOT, MAX_DIM = 63, 15

@@ -152,13 +152,15 @@ def cmd_pack(a):
                 with open(os.path.join(a.missing, fn)) as f:
                     have |= {json.loads(l)["case"] for l in f if l.strip()}
         cases = [c for c in cases if c["name"] not in have]
-    if not cases:
+    if not cases and not a.fixed:
         die("no case selected")
     dest = os.path.abspath(a.dest)
     files = [os.path.join(STAGE, c["file"]) for c in cases]
     if a.fixed:
         cases = cases + fixed_cases(every, a.fixed)   # fixed twins of every case, measured or not
         files = [os.path.join(STAGE, c["file"]) for c in cases]
+    if not cases:
+        die("no case selected (and no fixed twin: fix changed none of them)")
     env = dict(os.environ, XZ_LEVEL=os.environ.get("XZ_LEVEL", "6"))
     r = subprocess.run([os.path.join(top, "runtime", "litert", "pack.sh"), "--dest", dest] + files, env=env)
     if r.returncode:

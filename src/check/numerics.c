@@ -31,6 +31,8 @@
  *                           stays -1); undefined where the op's axis is implicit (SOFTMAX)
  *   groups                  CONV_2D: input channels / the filter's input channels (in0.dim3 /
  *                           in1.dim3; 1 for a plain conv), when both are static and divide
+ *   group_out               CONV_2D: output channels per group (in1.dim0 / groups), when
+ *                           groups is defined and divides the filter's output channels
  *   in<k>.producer.KEY      KEY (any key above but another producer.KEY) evaluated on the op
  *   in*.producer.KEY        that writes input k (in*: any input; lo., hi. likewise); undefined
  *                           for a constant or a tensor nobody writes. in1.producer.in0.dtype is
@@ -97,7 +99,7 @@ int gc_facts_count(const gc_gpu_facts *t, const char *runtime, const char *devic
 /* ---- keys ---------------------------------------------------------------------------------- */
 
 typedef enum { K_N_IN, K_N_OUT, K_VERSION, K_BCAST, K_LEAD, K_MEET, K_AXIS, K_AXIS_SIZE, K_REDUCE_SIZE, K_AXIS_RAW,
-               K_GROUPS, K_OPT, K_TENSOR } kkind;
+               K_GROUPS, K_GROUP_OUT, K_OPT, K_TENSOR } kkind;
 typedef enum { S_IN, S_OUT, S_IN_ANY, S_OUT_ANY, S_LO, S_HI } tsel;
 typedef enum { F_DTYPE, F_RANK, F_DIM, F_CONST, F_PRODUCER, F_PRODUCER_GPU, F_GRAPH_INPUT, F_GRAPH_OUTPUT,
                F_CONSUMED, F_NUMEL } tfield;
@@ -120,7 +122,8 @@ typedef struct {
 static const struct { const char *name; kkind kind; } node_keys[] = {
     { "n_in", K_N_IN }, { "n_out", K_N_OUT }, { "version", K_VERSION }, { "bcast", K_BCAST },
     { "rank_mismatch_lead", K_LEAD }, { "bcast_meet", K_MEET }, { "axis", K_AXIS }, { "axis_size", K_AXIS_SIZE },
-    { "reduce_size", K_REDUCE_SIZE }, { "axis_raw", K_AXIS_RAW }, { "groups", K_GROUPS } };
+    { "reduce_size", K_REDUCE_SIZE }, { "axis_raw", K_AXIS_RAW }, { "groups", K_GROUPS },
+    { "group_out", K_GROUP_OUT } };
 static const struct { const char *name; tfield f; } tensor_keys[] = {
     { "dtype", F_DTYPE }, { "rank", F_RANK }, { "const", F_CONST }, { "producer", F_PRODUCER },
     { "producer_gpu", F_PRODUCER_GPU }, { "graph_input", F_GRAPH_INPUT }, { "graph_output", F_GRAPH_OUTPUT },
@@ -426,13 +429,17 @@ static void node_value(const nctx *c, const pkey *k, fval *v) {
         if (x >= 0) set_num(v, (double)x);
         return;
     }
-    case K_GROUPS: {   /* CONV_2D: x [N,H,W,C], filter [OC,KH,KW,C/groups] */
+    case K_GROUPS:
+    case K_GROUP_OUT: {   /* CONV_2D: x [N,H,W,C], filter [OC,KH,KW,C/groups] */
         int32_t tx = slot_tensor(c, false, 0), tw = slot_tensor(c, false, 1);
         if (c->code != GC_OP_CONV_2D || tx < 0 || tw < 0) return;
         const gc_tensor *x = &c->sg->tensors[tx], *w = &c->sg->tensors[tw];
         if (x->rank != 4 || w->rank != 4 || !x->shape || !w->shape) return;
         int32_t cin = x->shape[3], cg = w->shape[3];
-        if (cin > 0 && cg > 0 && cin % cg == 0) set_num(v, cin / cg);
+        if (cin <= 0 || cg <= 0 || cin % cg) return;
+        int32_t groups = cin / cg, oc = w->shape[0];
+        if (k->kind == K_GROUPS) set_num(v, groups);
+        else if (oc > 0 && oc % groups == 0) set_num(v, oc / groups);
         return;
     }
     case K_OPT: opt_value(c, k->opt, v); return;
