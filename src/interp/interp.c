@@ -16,6 +16,7 @@
  * (called subgraphs) get their own regions after their parent's.
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/cpu_isa.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct gc_interp {
     const gc_model *m;
     derived_entry *derived; int32_t n_derived, cap_derived;
     gc_interp_opts o;
+    int isa;                    /* gc_isa of the fast kernels, fixed at gc_interp_new */
     int sig;                    /* signature index or -1 */
     int32_t entry_sg;
     int n_in, n_out;
@@ -208,6 +210,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
     if (!it) { gc_errf(err, errlen, "out of memory"); return NULL; }
     it->m = m;
     if (o) it->o = *o;
+    it->isa = (int)gc_isa_active();
     int sig = it->o.signature;
     if (sig == GC_SIG_AUTO) sig = m->n_signatures > 0 ? 0 : -1;
     if (sig >= m->n_signatures) {
@@ -589,6 +592,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
         gc_node *n = &f->nodes[i];
@@ -861,6 +865,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];

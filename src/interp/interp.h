@@ -113,6 +113,10 @@ typedef struct {
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
     gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
+    bool reference_kernels;     /* GC_PREC_FP32: run the reference float CONV_2D /
+                                   DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL kernels
+                                   instead of the fast ones (kernels/gemm_f32.h; the same
+                                   bits, the reference is just slower) */
 } gc_interp_opts;
 
 typedef struct {

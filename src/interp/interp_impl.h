@@ -102,6 +102,10 @@ typedef struct gc_ctx {
     const gc_f16_model *hm;     /* precision == FP16: the runtime's half-precision model
                                    (fp16_model.h); NULL in every other mode */
     int threads;                /* >= 1: worker threads a kernel may split its outputs over */
+    bool fast;                  /* fp32 without opts.reference_kernels: float CONV_2D /
+                                   DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
+                                   fast kernels (kernels/gemm_f32.h, bit-identical) */
+    int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
 
