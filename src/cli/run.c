@@ -372,8 +372,10 @@ int gc_cli_run(int argc, char **argv) {
                   runs > 1 ? total_ms / (double)(runs - 1) : first_ms);
     gc_str_printf(&man, "  \"memory\": {\"arena_bytes\": %zu, \"naive_bytes\": %zu, \"persistent_bytes\": %zu},\n",
                   st.arena_bytes, st.naive_bytes, st.persistent_bytes);
-    gc_str_printf(&man, "  \"ops\": %d,\n  \"ops_folded\": %d,\n  \"shape_mismatches\": %d,\n  \"stopped\": %s",
-                  (int)st.n_nodes, (int)st.n_folded, (int)st.shape_mismatch, gc_interp_stopped(it) ? "true" : "false");
+    gc_str_printf(&man, "  \"ops\": %d,\n  \"ops_folded\": %d,\n  \"ops_fast\": %d,\n  \"isa\": \"%s\",\n"
+                  "  \"shape_mismatches\": %d,\n  \"stopped\": %s",
+                  (int)st.n_nodes, (int)st.n_folded, (int)st.n_fast, st.isa, (int)st.shape_mismatch,
+                  gc_interp_stopped(it) ? "true" : "false");
     if (dump_all) { gc_str_puts(&man, ",\n  \"tensors\": ["); if (dc.list.s) gc_str_puts(&man, dc.list.s); gc_str_puts(&man, "\n  ]"); }
     gc_str_puts(&man, "\n}\n");
     if (man.oom) { gc_cli_err("gpuclean run: out of memory"); goto done; }

@@ -976,11 +976,15 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
     s->persistent_bytes = it->pa.used_total;
     if (it->entry) {
         s->n_nodes = it->entry->n_nodes;
-        for (int32_t i = 0; i < it->entry->n_nodes; i++) s->n_folded += it->entry->nodes[i].folded;
+        for (int32_t i = 0; i < it->entry->n_nodes; i++) {
+            s->n_folded += it->entry->nodes[i].folded;
+            s->n_fast += it->entry->nodes[i].fast && !it->entry->nodes[i].folded;
+        }
     }
     s->prepare_ms = it->prepare_ms;
     s->invoke_ms = it->invoke_ms;
     s->shape_mismatch = it->shape_mismatch;
+    s->isa = gc_isa_name((gc_isa)it->isa);
 }
 
 bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }

@@ -127,6 +127,10 @@ typedef struct {
     int32_t shape_mismatch;     /* outputs whose computed shape differs from a static
                                    shape in the file (0 unless a kernel or file is off) */
     double prepare_ms, invoke_ms;
+    int32_t n_fast;             /* entry frame: ops (not folded) that run a fast fp32 kernel
+                                   (kernels/gemm_f32.h; 0 with opts.reference_kernels) */
+    const char *isa;            /* the fast kernels' instruction set: "avx512", "avx2",
+                                   "scalar" (cpu_isa.h; GPUCLEAN_ISA caps it) */
 } gc_interp_stats;
 
 typedef struct gc_interp gc_interp;

@@ -72,6 +72,7 @@ typedef struct gc_node {
     void *data;                 /* kernel's prepared data */
     bool folded;                /* evaluated at prepare */
     bool keep_float;            /* fp16: output not rounded (a float chain, fp16_chains.c) */
+    bool fast;                  /* prepare chose a fast kernel (kernels/gemm_f32.h) */
     int n_scratch;
     size_t scratch_bytes[4];
     size_t scratch_off[4];

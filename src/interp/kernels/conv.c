@@ -425,6 +425,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         if (d->mult != 1) return GC_OK;
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
+        n->fast = true;
         *d->dwf = (gc_dwf){ .isa = ctx->isa, .w = wf, .bias = bias, .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
                             .OH = d->OH, .OW = d->OW, .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw,
                             .dh = d->dh, .dw = d->dw, .pt = d->pt, .pl = d->pl, .lo = d->lo, .hi = d->hi };
@@ -453,6 +454,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     d->fast_slot = gc_ctx_scratch(ctx, n, gc_convf_scratch_bytes(c) * (size_t)nt);
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
+    n->fast = true;
     return GC_OK;
 }
 

@@ -89,7 +89,7 @@ typedef struct fc_data {
 #ifndef GC_FP64_BUILD
 /* fp32: lay out (and, for constant weights, pack once) W [N][K] for gemm_f32.h; the bias
  * must be constant (else the reference runs). */
-static gc_status fc_fast_prepare(gc_ctx *ctx, fc_data *d, gc_rt *w, gc_rt *b) {
+static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, gc_rt *b) {
     if (!ctx->fast || (b && !b->known)) return GC_OK;
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
@@ -112,6 +112,7 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, fc_data *d, gc_rt *w, gc_rt *b) {
     if (!d->pbias) return GC_ERR_NOMEM;
     gc_gemm_pack_bias(pb, b ? (const float *)b->data : NULL, d->pbias);
     d->pb = pb;
+    n->fast = true;
     return GC_OK;
 }
 #endif
@@ -174,7 +175,7 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         gc_act_range_f(act, &d->lo, &d->hi);
         d->runtime_w = true;
 #ifndef GC_FP64_BUILD
-        GC_TRY(fc_fast_prepare(ctx, d, w, b));
+        GC_TRY(fc_fast_prepare(ctx, n, d, w, b));
         if (!d->pb)
 #endif
         {
@@ -189,7 +190,7 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
         gc_act_range_f(act, &d->lo, &d->hi);
 #ifndef GC_FP64_BUILD
-        GC_TRY(fc_fast_prepare(ctx, d, w, b));
+        GC_TRY(fc_fast_prepare(ctx, n, d, w, b));
         if (!d->pb)
 #endif
         {
@@ -663,6 +664,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
         if (d->at_slot < 0) return GC_ERR_NOMEM;
     }
     d->pb = pb;
+    n->fast = true;
     return GC_OK;
 }
 
