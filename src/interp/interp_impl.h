@@ -73,6 +73,9 @@ typedef struct gc_node {
     bool folded;                /* evaluated at prepare */
     bool keep_float;            /* fp16: output not rounded (a float chain, fp16_chains.c) */
     bool fast;                  /* prepare chose a fast kernel (kernels/gemm_f32.h) */
+    uint32_t unread_in;         /* bit j: eval never reads in[j]'s data (prepare copied what
+                                   it needs): once no other op needs a constant / folded
+                                   tensor, its memory is given back (interp.c) */
     int n_scratch;
     size_t scratch_bytes[4];
     size_t scratch_off[4];

@@ -455,6 +455,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
     n->fast = true;
+    n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
     return GC_OK;
 }
 

@@ -113,6 +113,7 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     gc_gemm_pack_bias(pb, b ? (const float *)b->data : NULL, d->pbias);
     d->pb = pb;
     n->fast = true;
+    if (w->known) n->unread_in = 1u << 1 | 1u << 2;   /* weights and bias: packed copies */
     return GC_OK;
 }
 #endif
@@ -665,6 +666,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     }
     d->pb = pb;
     n->fast = true;
+    if (d->pconst) n->unread_in = 1u << 1;         /* b: packed at prepare */
     return GC_OK;
 }
 

@@ -130,8 +130,18 @@ int64_t gc_convf_tiles(const gc_convf *c) {
     return (m + c->b.MR - 1) / c->b.MR;
 }
 
+/* Few channels per tap: the tile's rows are gathered into [MR][K] (an im2col of MR
+ * pixels) so that the kernel runs one long K loop instead of T short ones. The gathered
+ * values are the same floats (zeros for taps outside), so the sums are unchanged. */
+static bool gathers(const gc_convf *c) {
+    int32_t T = c->KH * c->KW;
+    return T > 1 && c->b.K / T < 16;
+}
+
 size_t gc_convf_scratch_bytes(const gc_convf *c) {
-    return (size_t)c->KH * (size_t)c->KW * (size_t)c->b.MR * sizeof(const float *) + 64;
+    size_t n = (size_t)c->KH * (size_t)c->KW * (size_t)c->b.MR * sizeof(const float *) + 64;
+    if (gathers(c)) n += (size_t)c->b.MR * (size_t)c->b.K * sizeof(float) + 64;
+    return n;
 }
 
 void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, int64_t t0, int64_t t1) {
@@ -139,7 +149,16 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
     const int32_t ICg = c->b.K / T;
     const int64_t M = (int64_t)c->Bn * c->OH * c->OW, plane = (int64_t)c->OH * c->OW;
     const float **ind = (const float **)scratch;          /* [T][MR] */
-    gc_ukr_args u = { .T = T, .ICg = ICg, .a = ind, .lo = c->lo, .hi = c->hi, .ldy = c->OC };
+    const bool gather = gathers(c);
+    float *rowbuf = NULL;                                 /* gather: [MR][K] */
+    const float *rows[MAX_MR];
+    if (gather) {
+        uintptr_t p = (uintptr_t)(ind + (size_t)T * MR);
+        rowbuf = (float *)((p + 63) & ~(uintptr_t)63);
+        for (int32_t m = 0; m < MR; m++) rows[m] = rowbuf + (size_t)m * (size_t)c->b.K;
+    }
+    gc_ukr_args u = { .T = gather ? 1 : T, .ICg = gather ? c->b.K : ICg, .a = gather ? rows : ind,
+                      .lo = c->lo, .hi = c->hi, .ldy = c->OC };
     for (int64_t t = t0; t < t1; t++) {
         int64_t p0 = t * MR, mr = M - p0 < MR ? M - p0 : MR;
         for (int32_t m = 0; m < MR; m++) {
@@ -160,7 +179,18 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
         u.mr = (int32_t)mr;
         float *yt = y + (size_t)p0 * (size_t)c->OC;
         for (int32_t g = 0; g < G; g++) {
-            u.a_off = (int64_t)g * ICg;
+            if (gather) {
+                for (int32_t m = 0; m < MR; m++) {
+                    float *dst = rowbuf + (size_t)m * (size_t)c->b.K;
+                    for (int32_t t2 = 0; t2 < T; t2++) {
+                        const float *src = ind[(size_t)t2 * MR + m] + (size_t)g * (size_t)ICg;
+                        for (int32_t i = 0; i < ICg; i++) dst[(size_t)t2 * ICg + i] = src[i];
+                    }
+                }
+                u.a_off = 0;
+            } else {
+                u.a_off = (int64_t)g * ICg;
+            }
             tile_panels(&c->b, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
     }
