@@ -193,6 +193,43 @@ GC_TEST(kernels_fast_depthwise_random) {
     conv_case(true, 1, 5, 6, 16, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 0, true, true, false);
 }
 
+/* TRANSPOSE_CONV (output_shape, filter [OC, KH, KW, C], x, bias?): output OH x OW given. */
+static void tconv_case(int B, int H, int W, int C, int OC, int KH, int KW, int sh, int sw, bool same, int act,
+                       bool bias, bool w_inf) {
+    int32_t OH = same ? H * sh : (H - 1) * sh + KH, OW = same ? W * sw : (W - 1) * sw + KW;
+    int32_t oshape[4] = { B, OH, OW, OC };
+    size_t nx = (size_t)B * H * W * C, nw = (size_t)OC * KH * KW * C;
+    float *x = fill(nx, 2.0f), *w = fill(nw, 1.0f), *b = fill((size_t)OC, 0.5f);
+    if (w_inf) w[nw / 2] = -INFINITY;
+    kt_tensor ins[4] = {
+        KT_C(GC_T_INT32, 1, KT_S(4), oshape),
+        KT_C(GC_T_FLOAT32, 4, KT_S(OC, KH, KW, C), w),
+        KT_IN(GC_T_FLOAT32, 4, KT_S(B, H, W, C), x),
+        bias ? (kt_tensor)KT_C(GC_T_FLOAT32, 1, KT_S(OC), b) : (kt_tensor){ .type = -1 },
+    };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(B, OH, OW, OC)) };
+    kt_model r = kt_build(GC_OP_TRANSPOSE_CONV, GC_BO_TransposeConvOptions, ins, 4, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_padding, same ? 0 : 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_h, sh);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_w, sw);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_fused_activation_function, act);
+    char what[160];
+    snprintf(what, sizeof what, "TCONV B%d %dx%dx%d->%d k%dx%d s%dx%d %s act%d bias%d winf%d", B, H, W, C, OC, KH, KW,
+             sh, sw, same ? "SAME" : "VALID", act, bias, w_inf);
+    compare(&r, ins, 4, !w_inf, what);
+    gc_model_free(r.m);
+    free(x); free(w); free(b);
+}
+
+GC_TEST(kernels_fast_transpose_conv) {
+    for (int i = 0; i < 50; i++)
+        tconv_case(irand(1, 2), irand(1, 9), irand(1, 11), irand(1, 20), irand(1, 40), irand(1, 5), irand(1, 5),
+                   irand(1, 3), irand(1, 3), irand(0, 1), irand(0, 3), irand(0, 1), false);
+    tconv_case(1, 1, 32, 64, 2, 1, 5, 1, 2, true, 0, true, false);     /* dp_net's last layers */
+    tconv_case(1, 4, 4, 8, 8, 1, 1, 3, 3, false, 1, true, false);      /* kernel smaller than the stride */
+    tconv_case(1, 5, 5, 4, 6, 3, 3, 2, 2, true, 0, true, true);        /* -Inf weight: the reference */
+}
+
 /* FULLY_CONNECTED: constant or run-time weights, constant / absent / run-time bias. */
 static void fc_case(int rows, int K, int N, int act, int bias_kind, bool w_runtime) {
     float *x = fill((size_t)rows * K, 2.0f), *w = fill((size_t)N * K, 1.0f), *b = fill((size_t)N, 0.5f);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 gc_isa gc_isa_detect(void) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) return GC_ISA_AVX512;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return GC_ISA_AVX2;

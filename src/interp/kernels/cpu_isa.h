@@ -4,12 +4,13 @@
  *   GC_ISA_SCALAR  portable C (any target; the only level off x86-64)
  *   GC_ISA_AVX2    AVX2 + FMA (x86-64; the kernels use no FMA, see gemm_f32.h)
  *   GC_ISA_AVX512  AVX-512F (x86-64)
- * gc_isa_detect() is what this CPU runs (__builtin_cpu_supports; GCC / clang on x86-64).
+ * gc_isa_detect() is what this CPU runs (__builtin_cpu_supports; GCC / clang on x86-64;
+ * always scalar when built with -DGC_NO_SIMD, which compiles only the portable kernels).
  * gc_isa_active() is what the kernels use: the detected level, lowered by the environment
  * variable GPUCLEAN_ISA=scalar|avx2|avx512 (a level above the CPU's is clamped to it; any
  * other value is ignored), or by gc_isa_force() (tests). The environment is read once.
- * An interpreter takes gc_isa_active() at prepare and keeps it (packed weights depend on
- * it), so forcing a level affects interpreters prepared afterwards.
+ * An interpreter takes gc_isa_active() when it is made (gc_interp_new) and keeps it
+ * (packed weights depend on it), so forcing a level affects interpreters made afterwards.
  */
 #ifndef GC_CPU_ISA_H
 #define GC_CPU_ISA_H

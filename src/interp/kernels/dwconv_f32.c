@@ -83,7 +83,7 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
 
 static void row_scalar(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc) }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #include <immintrin.h>
 #define INL static inline __attribute__((always_inline))
 
@@ -265,7 +265,7 @@ void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t
         r.xb = x + (size_t)b * (size_t)c->H * (size_t)c->W * (size_t)c->C;
         r.yr = y + ((size_t)b * (size_t)c->OH + (size_t)oy) * (size_t)c->OW * (size_t)c->C;
         r.iy0 = oy * c->sh - c->pt;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
         if (c->isa == GC_ISA_AVX512) { row_512(c, &r); continue; }
         if (c->isa == GC_ISA_AVX2) { row_256(c, &r); continue; }
 #endif

@@ -98,6 +98,12 @@ static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const flo
     }
 }
 
+void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
+                  int32_t mr, const float *bias, float lo, float hi, float *y, int64_t ldy) {
+    gc_ukr_args u = { .mr = mr, .T = T, .ICg = ICg, .a = ind, .a_off = a_off, .lo = lo, .hi = hi, .ldy = ldy };
+    tile_panels(b, &u, g, bias, y);
+}
+
 /* ---- FULLY_CONNECTED / BATCH_MATMUL ---------------------------------------------------- */
 
 int64_t gc_gemmf_tiles(const gc_gemm_b *b, int64_t M) { return (M + b->MR - 1) / b->MR; }

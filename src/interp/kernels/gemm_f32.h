@@ -55,6 +55,12 @@ void gc_gemm_pack_kn(const gc_gemm_b *b, const float *src);
 void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out);
 size_t gc_gemm_bias_floats(const gc_gemm_b *b);
 
+/* One tile of any indirect GEMM: rows m < mr of y (row stride ldy) from the row pointers
+ * ind[t*MR + m] (+ a_off; T taps of ICg values, K = T*ICg = b->K; rows mr..MR-1 must
+ * point at readable memory), every panel of group g; bias: the group's padded bias or NULL. */
+void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
+                  int32_t mr, const float *bias, float lo, float hi, float *y, int64_t ldy);
+
 /* ---- FULLY_CONNECTED / BATCH_MATMUL: y = clamp(a B + bias) ------------------------------
  * a: M rows of K floats, row stride lda; y: M rows of N floats, row stride ldy; bias: the
  * padded bias (gc_gemm_pack_bias) or NULL (no addition, BATCH_MATMUL). Tiles are the

@@ -49,7 +49,7 @@ typedef struct gc_ukr_set {
 } gc_ukr_set;
 
 const gc_ukr_set *gc_ukr_scalar(void);
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #define GC_HAVE_X86_KERNELS 1
 const gc_ukr_set *gc_ukr_avx2(void);
 const gc_ukr_set *gc_ukr_avx512(void);
