@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-enum { MAX_MR = 8 };
+enum { MAX_MR = GC_GEMM_MAX_MR };
 
 static const gc_ukr_set *set_for(gc_isa isa, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
@@ -85,9 +85,10 @@ void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out) {
 static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
     const gc_ukr_set *ks = b->ks;
     const bool r1 = u->mr == 1;
+    u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
-    for (int32_t p = 0; p < b->P; p += 2) {
-        const bool two = p + 1 < b->P;
+    for (int32_t p = 0; p < b->P; p += u->nc > b->PW ? 2 : 1) {
+        const bool two = p + 1 < b->P && (r1 || ks->two);      /* a set without `two`: one at a time */
         int64_t nleft = (int64_t)b->N - (int64_t)p * b->PW;
         int64_t nmax = (two ? 2 : 1) * (int64_t)b->PW;
         u->nc = (int32_t)(nleft < nmax ? nleft : nmax);

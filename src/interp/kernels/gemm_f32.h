@@ -30,6 +30,8 @@
 
 struct gc_ukr_set;
 
+#define GC_GEMM_MAX_MR 16       /* the most rows a kernel set's tile has (gc_gemm_b.MR) */
+
 /* B (the weights) packed for one kernel set: G groups of a K x N matrix each, split into
  * P = ceil(N / PW) panels of PW columns: w[((g*P + p)*K + k)*PW + c] = B_g[k][p*PW + c],
  * zero for p*PW + c >= N. 64-byte aligned. */

@@ -39,7 +39,7 @@ INL T256 void body(const gc_ukr_args *g, const int mrk, const int np) {
     for (int32_t t = 0; t < T; t++) {
         const float *ap[MR];
 #pragma GCC unroll 4
-        for (int m = 0; m < mrk; m++) ap[m] = g->a[(size_t)t * MR + m] + g->a_off;
+        for (int m = 0; m < mrk; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
         for (int32_t ic = 0; ic < ICg; ic++) {
             const __m256 v0 = _mm256_load_ps(w0);
             __m256 v1 = v0;

@@ -20,7 +20,7 @@ static inline __attribute__((always_inline)) void body(const gc_ukr_args *g, con
     const int32_t T = g->T, ICg = g->ICg;
     for (int32_t t = 0; t < T; t++) {
         const float *ap[MR];
-        for (int m = 0; m < mrk; m++) ap[m] = g->a[(size_t)t * MR + m] + g->a_off;
+        for (int m = 0; m < mrk; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
         for (int32_t ic = 0; ic < ICg; ic++) {
             v4 a, b = { 0, 0, 0, 0 };
             memcpy(&a, w0, sizeof a);

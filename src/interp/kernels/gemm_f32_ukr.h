@@ -30,7 +30,8 @@ typedef struct {
     int32_t mr;                 /* rows to store, 1..MR (the single-row kernels: 1) */
     int32_t nc;                 /* columns to store, 1..NP*PW */
     int32_t T, ICg;             /* taps and channels per tap: K = T * ICg */
-    const float *const *a;      /* [T][MR] row pointers */
+    const float *const *a;      /* [T][MR] row pointers, MR = the set's (a_mr) */
+    int32_t a_mr;
     int64_t a_off;              /* added to every row pointer (the group's first channel) */
     const float *w;             /* first panel [K][PW]; the second at w + pstride */
     int64_t pstride;
@@ -44,7 +45,7 @@ typedef void (*gc_ukr_fn)(const gc_ukr_args *g);
 
 typedef struct gc_ukr_set {
     int32_t PW, MR;             /* panel width (floats), rows per full tile */
-    gc_ukr_fn two, one;         /* MR rows x 2 panels / x 1 panel */
+    gc_ukr_fn two, one;         /* MR rows x 2 panels (NULL: none, one panel at a time) / x 1 panel */
     gc_ukr_fn two_r1, one_r1;   /* 1 row */
 } gc_ukr_set;
 

@@ -30,7 +30,7 @@ void gc_tconvf_pack(const gc_tconvf *c, const float *w, int32_t py, int32_t px, 
 int64_t gc_tconvf_tiles(const gc_tconvf *c) { return (int64_t)c->Bn * c->OH; }
 
 size_t gc_tconvf_scratch_bytes(const gc_tconvf *c) {
-    return ((size_t)c->max_taps + 1) * 8 * sizeof(const float *) + 64;
+    return ((size_t)c->max_taps + 1) * GC_GEMM_MAX_MR * sizeof(const float *) + 64;
 }
 
 void gc_tconvf_run(const gc_tconvf *c, const float *x, float *y, void *scratch, int64_t t0, int64_t t1) {
