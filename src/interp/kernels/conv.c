@@ -505,7 +505,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (fresh) gc_gemm_pack_nk(&c->b, wf, K);
     gc_gemm_pack_bias(&c->b, bias, pb);
     c->bias = pb;
-    c->zero = gc_ctx_alloc(ctx, (size_t)d->C * sizeof(float));       /* zeroed */
+    c->zero = gc_ctx_alloc(ctx, (size_t)d->C * (d->G == 1 ? (size_t)d->KW : 1) * sizeof(float));   /* zeroed */
     if (!c->zero) return GC_ERR_NOMEM;
     c->Bn = d->B; c->H = d->H; c->W = d->W; c->C = d->C; c->OH = d->OH; c->OW = d->OW; c->OC = d->OC;
     c->KH = d->KH; c->KW = d->KW; c->sh = d->sh; c->sw = d->sw; c->dh = d->dh; c->dw = d->dw;

@@ -137,67 +137,73 @@ int64_t gc_convf_tiles(const gc_convf *c) {
     return (m + c->b.MR - 1) / c->b.MR;
 }
 
-/* Few channels per tap: the tile's rows are gathered into [MR][K] (an im2col of MR
- * pixels) so that the kernel runs one long K loop instead of T short ones. The gathered
- * values are the same floats (zeros for taps outside), so the sums are unchanged. */
-static bool gathers(const gc_convf *c) {
-    int32_t T = c->KH * c->KW;
-    return T > 1 && c->b.K / T < 16;
-}
+/* Row runs: with one group and no horizontal dilation, the KW taps of one kernel row read
+ * KW*C consecutive floats of the input (pixels ix0 .. ix0+KW-1, all channels), in the
+ * reference's (kx, ic) order. So the K loop runs over KH "taps" of KW*C values each: one
+ * row pointer per output pixel and kernel row, straight into the input when the whole run
+ * lies inside it, else into a per-thread copy of the run with zeros for the pixels outside
+ * (and the zero row for a kernel row outside). */
+static bool row_runs(const gc_convf *c) { return c->b.G == 1 && c->dw == 1 && c->KW > 1; }
 
 size_t gc_convf_scratch_bytes(const gc_convf *c) {
     size_t n = (size_t)c->KH * (size_t)c->KW * (size_t)c->b.MR * sizeof(const float *) + 64;
-    if (gathers(c)) n += (size_t)c->b.MR * (size_t)c->b.K * sizeof(float) + 64;
+    if (row_runs(c)) n += (size_t)c->b.MR * (size_t)c->b.K * sizeof(float) + 64;
     return n;
 }
 
 void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, int64_t t0, int64_t t1) {
-    const int32_t MR = c->b.MR, T = c->KH * c->KW, G = c->b.G, N = c->b.N;
-    const int32_t ICg = c->b.K / T;
+    const int32_t MR = c->b.MR, G = c->b.G, N = c->b.N;
+    const bool runs = row_runs(c);
+    const int32_t T = runs ? c->KH : c->KH * c->KW, ICg = c->b.K / T, RUN = c->KW * c->C;
     const int64_t M = (int64_t)c->Bn * c->OH * c->OW, plane = (int64_t)c->OH * c->OW;
     const float **ind = (const float **)scratch;          /* [T][MR] */
-    const bool gather = gathers(c);
-    float *rowbuf = NULL;                                 /* gather: [MR][K] */
-    const float *rows[MAX_MR];
-    if (gather) {
-        uintptr_t p = (uintptr_t)(ind + (size_t)T * MR);
-        rowbuf = (float *)((p + 63) & ~(uintptr_t)63);
-        for (int32_t m = 0; m < MR; m++) rows[m] = rowbuf + (size_t)m * (size_t)c->b.K;
+    float *edge = NULL;                                   /* runs: [MR][KH][KW*C] copies at the borders */
+    if (runs) {
+        uintptr_t p = (uintptr_t)(ind + (size_t)c->KH * c->KW * MR);
+        edge = (float *)((p + 63) & ~(uintptr_t)63);
     }
-    gc_ukr_args u = { .T = gather ? 1 : T, .ICg = gather ? c->b.K : ICg, .a = gather ? rows : ind,
-                      .lo = c->lo, .hi = c->hi, .ldy = c->OC };
+    gc_ukr_args u = { .T = T, .ICg = ICg, .a = ind, .lo = c->lo, .hi = c->hi, .ldy = c->OC };
     for (int64_t t = t0; t < t1; t++) {
         int64_t p0 = t * MR, mr = M - p0 < MR ? M - p0 : MR;
+        /* the tile's first pixel, then step through the next ones (no division per pixel) */
+        int32_t bi = (int32_t)(p0 / plane), oy = (int32_t)(p0 % plane / c->OW), ox = (int32_t)(p0 % plane % c->OW);
+        const int32_t b0 = bi, oy0 = oy, ox0 = ox;
         for (int32_t m = 0; m < MR; m++) {
-            int64_t p = p0 + (m < mr ? m : 0);
-            int32_t bi = (int32_t)(p / plane), r = (int32_t)(p % plane);
-            int32_t oy = r / c->OW, ox = r % c->OW;
+            if (m == mr) { bi = b0; oy = oy0; ox = ox0; }   /* rows past the tile repeat row 0 */
             const float *xb = x + (size_t)bi * (size_t)c->H * (size_t)c->W * (size_t)c->C;
+            const int32_t ix0 = ox * c->sw - c->pl;
             for (int32_t ky = 0; ky < c->KH; ky++) {
-                int32_t iy = oy * c->sh - c->pt + ky * c->dh;
+                const int32_t iy = oy * c->sh - c->pt + ky * c->dh;
+                const bool row_in = iy >= 0 && iy < c->H;
+                if (runs) {
+                    const float *src = c->zero;
+                    if (row_in && ix0 >= 0 && ix0 + c->KW <= c->W) {
+                        src = xb + ((size_t)iy * (size_t)c->W + (size_t)ix0) * (size_t)c->C;
+                    } else if (row_in) {                   /* part of the run is outside */
+                        float *e = edge + ((size_t)m * (size_t)c->KH + (size_t)ky) * (size_t)RUN;
+                        for (int32_t kx = 0; kx < c->KW; kx++) {
+                            const int32_t ix = ix0 + kx;
+                            const float *sp = xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C;
+                            for (int32_t i = 0; i < c->C; i++) e[(size_t)kx * c->C + i] = ix >= 0 && ix < c->W ? sp[i] : 0.0f;
+                        }
+                        src = e;
+                    }
+                    ind[(size_t)ky * MR + m] = src;
+                    continue;
+                }
                 for (int32_t kx = 0; kx < c->KW; kx++) {
-                    int32_t ix = ox * c->sw - c->pl + kx * c->dw;
-                    bool in = iy >= 0 && iy < c->H && ix >= 0 && ix < c->W;
+                    const int32_t ix = ix0 + kx * c->dw;
+                    const bool in = row_in && ix >= 0 && ix < c->W;
                     ind[(size_t)(ky * c->KW + kx) * MR + m] =
                         in ? xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C : c->zero;
                 }
             }
+            if (m < mr && ++ox == c->OW) { ox = 0; if (++oy == c->OH) { oy = 0; bi++; } }
         }
         u.mr = (int32_t)mr;
         float *yt = y + (size_t)p0 * (size_t)c->OC;
         for (int32_t g = 0; g < G; g++) {
-            if (gather) {
-                for (int32_t m = 0; m < MR; m++) {
-                    float *dst = rowbuf + (size_t)m * (size_t)c->b.K;
-                    for (int32_t t2 = 0; t2 < T; t2++) {
-                        const float *src = ind[(size_t)t2 * MR + m] + (size_t)g * (size_t)ICg;
-                        for (int32_t i = 0; i < ICg; i++) dst[(size_t)t2 * ICg + i] = src[i];
-                    }
-                }
-                u.a_off = 0;
-            } else {
-                u.a_off = (int64_t)g * ICg;
-            }
+            u.a_off = (int64_t)g * ICg;
             tile_panels(&c->b, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
     }

@@ -79,7 +79,8 @@ void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
 typedef struct {
     gc_gemm_b b;
     const float *bias;          /* gc_gemm_pack_bias */
-    const float *zero;          /* C zeros (the row a tap outside the image reads) */
+    const float *zero;          /* zeros a tap outside the image reads: KW*C with one
+                                   group (row runs, gemm_f32.c), else C */
     int32_t Bn, H, W, C, OH, OW, OC, KH, KW, sh, sw, dh, dw, pt, pl;
     float lo, hi;
 } gc_convf;
