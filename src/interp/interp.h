@@ -109,7 +109,9 @@ typedef struct {
     void *user;
     uint64_t max_tensor_bytes;  /* refuse any tensor larger than this (0: 16 GiB) */
     int threads;                /* 0/1 = single thread; N: float CONV_2D / DEPTHWISE_CONV_2D
-                                   split their output rows over N threads (same results) */
+                                   split their output rows over N threads, and fp32's fast
+                                   TRANSPOSE_CONV / FULLY_CONNECTED / BATCH_MATMUL their row
+                                   tiles (same results) */
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
     gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */

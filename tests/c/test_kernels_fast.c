@@ -253,6 +253,7 @@ GC_TEST(kernels_fast_fully_connected) {
     for (int i = 0; i < 60; i++)
         fc_case(irand(0, 2) == 0 ? 1 : irand(1, 21), irand(1, 70), irand(1, 70), irand(0, 3), irand(0, 1), irand(0, 4) == 0);
     fc_case(1, 300, 257, 0, 1, false);
+    fc_case(70, 200, 70, 3, 1, false);            /* big enough to be split over 3 threads */
     fc_case(9, 33, 5, 3, 2, false);               /* run-time bias: the reference */
 }
 
@@ -279,6 +280,7 @@ GC_TEST(kernels_fast_batch_matmul) {
     for (int i = 0; i < 40; i++)
         bmm_case(irand(1, 2), irand(1, 3), irand(1, 19), irand(1, 40), irand(1, 40), irand(0, 1), irand(0, 1), irand(0, 1));
     bmm_case(1, 1, 1, 64, 100, false, false, true);
+    bmm_case(2, 1, 70, 64, 80, true, false, false);  /* split over 3 threads */
 }
 
 GC_TEST(kernels_fast_isa_levels) {

@@ -87,6 +87,27 @@ typedef struct fc_data {
 } fc_data;
 
 #ifndef GC_FP64_BUILD
+/* y = a B over M rows, split into row tiles over up to `threads` threads (each keeps ~64k
+ * multiply-adds at least; every tile's outputs are computed the same way on any thread) */
+typedef struct { const gc_gemm_b *b; const float *bias; float lo, hi; const float *a; int64_t lda;
+                 float *y; int64_t ldy, M, tiles; } gemm_job;
+
+static void gemm_job_run(void *arg, int i, int n) {
+    const gemm_job *j = arg;
+    gc_gemmf_run(j->b, j->bias, j->lo, j->hi, j->a, j->lda, j->y, j->ldy, j->M, j->tiles * i / n, j->tiles * (i + 1) / n);
+}
+
+static void gemm_split(int threads, const gc_gemm_b *b, const float *bias, float lo, float hi, const float *a,
+                       int64_t lda, float *y, int64_t ldy, int64_t M) {
+    gemm_job j = { b, bias, lo, hi, a, lda, y, ldy, M, gc_gemmf_tiles(b, M) };
+    double work = (double)M * b->K * b->N;
+    int nt = threads;
+    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
+    if (nt > threads) nt = threads;
+    if (nt > j.tiles) nt = (int)j.tiles;
+    gc_parallel(nt > 0 ? nt : 1, gemm_job_run, &j);
+}
+
 /* fp32: lay out (and, for constant weights, pack once) W [N][K] for gemm_f32.h; the bias
  * must be constant (else the reference runs). */
 static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, gc_rt *b) {
@@ -441,8 +462,7 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
 #ifndef GC_FP64_BUILD
         if (d->pb) {
             if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
-            gc_gemmf_run(d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows,
-                         0, gc_gemmf_tiles(d->pb, d->rows));
+            gemm_split(ctx->threads, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
             return GC_OK;
         }
 #endif
@@ -670,7 +690,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     return GC_OK;
 }
 
-static void bmm_fast_eval(gc_node *n, bmm_data *d) {
+static void bmm_fast_eval(int threads, gc_node *n, bmm_data *d) {
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
     int32_t idx[GC_MAX_RANK] = { 0 };
@@ -695,8 +715,7 @@ static void bmm_fast_eval(gc_node *n, bmm_data *d) {
                 for (int64_t k = 0; k < K; k++) t[i * K + k] = as[k * M + i];
             as = t;
         }
-        gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, as, K, (float *)y->data + bi * M * N, N, M,
-                     0, gc_gemmf_tiles(&pb, M));
+        gemm_split(threads, &pb, NULL, -INFINITY, INFINITY, as, K, (float *)y->data + bi * M * N, N, M);
         for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
     }
 }
@@ -759,7 +778,7 @@ GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     bmm_data *d = n->data;
     if (d->hybrid) return bmm_hybrid_eval(ctx, n);
 #ifndef GC_FP64_BUILD
-    if (d->pb) { bmm_fast_eval(n, d); return GC_OK; }
+    if (d->pb) { bmm_fast_eval(ctx->threads, n, d); return GC_OK; }
 #endif
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
