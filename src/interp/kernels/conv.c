@@ -22,6 +22,16 @@
  * running over output channels innermost, on weights transposed once at prepare to
  * [KH][KW][IC][OC], so that the compiler can vectorise across output channels.
  *
+ * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels, constant filter and
+ * bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels, register-
+ * blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with depth
+ * multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV through
+ * kernels/tconv_f32.h (one packed filter per output phase). All three are bit-identical to
+ * the loops above (same order per output, no FMA); a filter with Inf / NaN weights where a
+ * tap can fall outside the input takes the reference loops. The packed copy replaces the
+ * transposed one, and the filter and bias are marked unread (node->unread_in) so that the
+ * interpreter can give their memory back.
+ *
  * Quantized (TFLite reference integer kernels):
  *   INT8 per-channel (filter zero point 0): acc = sum (x - zp_x) w + bias (int32);
  *   (8-bit activations accumulate in int32 as TFLite does; 16-bit ones in int64)

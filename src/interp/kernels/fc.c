@@ -37,6 +37,10 @@
  *   dequantized (w s, rounded to half in fp16) and run the float path; blockwise weights
  *   in fp64 always take the dequantizing reference (in double).
  * fp64 (fc_f64.c): the same loops in double.
+ * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels): float FULLY_CONNECTED
+ *   (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h, weights packed once into
+ *   panels (per eval when the graph computes them), bit-identical to the loops above;
+ *   row tiles split over ctx->threads.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"

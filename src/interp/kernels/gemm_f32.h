@@ -13,7 +13,7 @@
  * the same bits come out for every input. One condition: a CONV_2D tap outside the image
  * is read from a row of zeros instead of being skipped, which adds x*w = +-0 to a sum
  * that is never -0 (it starts at +0 and adds in round-to-nearest), a no-op only while
- * 0 * w is not NaN: gc_convf_plan refuses filters with Inf or NaN weights when the conv
+ * 0 * w is not NaN: gc_convf_exact refuses filters with Inf or NaN weights when the conv
  * has padding taps (the caller then runs the reference kernel).
  *
  * Threads: every entry point computes a range of tiles [t0, t1) on the calling thread
