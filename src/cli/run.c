@@ -42,7 +42,7 @@ static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean run MODEL [--signature NAME|INDEX] [--input NAME_OR_INDEX=FILE.npy]...\n"
                "           [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc|fp64] --out DIR\n"
                "           [--gpu-runtime native|js] [--dump-all] [--runs N] [--threads N]\n"
-               "           [--int-arith tflite|xnnpack]\n"
+               "           [--int-arith tflite|xnnpack] [--reference-kernels]\n"
                "  Runs MODEL on gpuclean's reference interpreter. Inputs not given as files are made\n"
                "  by --pattern sin (default; input k: 0.5+0.5*sin(0.37*i+k), the oracle's pattern) or\n"
                "  --random SEED (float N(0,1), integers in valid ranges). --precision fp16 is the GPU's\n"
@@ -55,7 +55,11 @@ static int usage(FILE *f) {
                "  DIR/tensors/s<subgraph>_t<tensor>.npy for every op output. --runs N times N invokes.\n"
                "  DIR is replaced whole on success (an existing DIR must be empty or an earlier\n"
                "  run's output) and left untouched on failure.\n"
-               "  --threads N splits float convolutions over N threads (identical results).\n"
+               "  --threads N splits float convolutions (and fp32 matrix products) over N threads\n"
+               "  (identical results).\n"
+               "  --reference-kernels: fp32 float CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED /\n"
+               "  BATCH_MATMUL run the plain reference loops instead of the fast packed kernels\n"
+               "  (bit-identical results, slower; GPUCLEAN_ISA=scalar|avx2|avx512 caps the fast ones).\n"
                "  --int-arith: how quantized kernels rescale: tflite (TFLite's reference kernels,\n"
                "  default) or xnnpack (float scale, round half to even, as LiteRT's CPU runtime).\n");
     return f == stdout ? 0 : 2;
@@ -146,7 +150,7 @@ int gc_cli_run(int argc, char **argv) {
     const char *model_path = NULL, *sig_arg = NULL, *out_dir = NULL, *prec_arg = "fp32", *qmode_arg = "tflite",
                *grt_arg = "native";
     input_arg ins[MAX_INPUTS]; int n_ins = 0;
-    bool random = false, dump_all = false;
+    bool random = false, dump_all = false, ref_kernels = false;
     uint64_t seed = 0; long runs = 1, threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -159,6 +163,7 @@ int gc_cli_run(int argc, char **argv) {
         else if (!strcmp(a, "--gpu-runtime")) { NEED(); grt_arg = val; }
         else if (!strcmp(a, "--int-arith")) { NEED(); qmode_arg = val; }
         else if (!strcmp(a, "--dump-all")) dump_all = true;
+        else if (!strcmp(a, "--reference-kernels")) ref_kernels = true;
         else if (!strcmp(a, "--pattern")) {
             NEED();
             if (strcmp(val, "sin")) return gc_cli_usage_error("run", "--pattern knows only 'sin', not '%s'", val);
@@ -238,7 +243,8 @@ int gc_cli_run(int argc, char **argv) {
         }
     }
     gc_interp_opts o = { .precision = (gc_precision)prec, .qmode = (gc_qmode)qmode, .signature = sig,
-                         .threads = (int)threads, .gpu_runtime = (gc_f16_runtime)grt };
+                         .threads = (int)threads, .gpu_runtime = (gc_f16_runtime)grt,
+                         .reference_kernels = ref_kernels };
     if (dump_all) { o.on_node = on_node; o.ask = ask_node; o.user = &dc; dc.enabled = true; }
     it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) { gc_cli_err("gpuclean run: %s: %s", model_path, err); goto done; }
@@ -367,8 +373,10 @@ int gc_cli_run(int argc, char **argv) {
                   runs > 1 ? total_ms / (double)(runs - 1) : first_ms);
     gc_str_printf(&man, "  \"memory\": {\"arena_bytes\": %zu, \"naive_bytes\": %zu, \"persistent_bytes\": %zu},\n",
                   st.arena_bytes, st.naive_bytes, st.persistent_bytes);
-    gc_str_printf(&man, "  \"ops\": %d,\n  \"ops_folded\": %d,\n  \"shape_mismatches\": %d,\n  \"stopped\": %s",
-                  (int)st.n_nodes, (int)st.n_folded, (int)st.shape_mismatch, gc_interp_stopped(it) ? "true" : "false");
+    gc_str_printf(&man, "  \"ops\": %d,\n  \"ops_folded\": %d,\n  \"ops_fast\": %d,\n  \"isa\": \"%s\",\n"
+                  "  \"shape_mismatches\": %d,\n  \"stopped\": %s",
+                  (int)st.n_nodes, (int)st.n_folded, (int)st.n_fast, st.isa, (int)st.shape_mismatch,
+                  gc_interp_stopped(it) ? "true" : "false");
     if (dump_all) { gc_str_puts(&man, ",\n  \"tensors\": ["); if (dc.list.s) gc_str_puts(&man, dc.list.s); gc_str_puts(&man, "\n  ]"); }
     gc_str_puts(&man, "\n}\n");
     if (man.oom) { gc_cli_err("gpuclean run: out of memory"); goto done; }

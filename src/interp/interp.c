@@ -16,6 +16,7 @@
  * (called subgraphs) get their own regions after their parent's.
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/cpu_isa.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct gc_interp {
     const gc_model *m;
     derived_entry *derived; int32_t n_derived, cap_derived;
     gc_interp_opts o;
+    int isa;                    /* gc_isa of the fast kernels, fixed at gc_interp_new */
     int sig;                    /* signature index or -1 */
     int32_t entry_sg;
     int n_in, n_out;
@@ -37,7 +39,9 @@ struct gc_interp {
     int32_t (*in_shape)[GC_MAX_RANK];
     int *in_rank;
     bool *in_set;
-    gc_arena pa;                /* persistent: frames, nodes, kernel data, folded data */
+    gc_arena pa;                /* persistent: frames, nodes, kernel data, small folded data */
+    void **owned; int32_t n_owned, cap_owned;   /* folded outputs >= GC_OWN_MIN bytes (malloc) */
+    size_t owned_bytes;         /* of those, still held */
     gc_frame *entry;
     gc_frame **frames; int32_t n_frames, cap_frames;
     uint8_t *arena; size_t arena_size;
@@ -208,6 +212,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
     if (!it) { gc_errf(err, errlen, "out of memory"); return NULL; }
     it->m = m;
     if (o) it->o = *o;
+    it->isa = (int)gc_isa_active();
     int sig = it->o.signature;
     if (sig == GC_SIG_AUTO) sig = m->n_signatures > 0 ? 0 : -1;
     if (sig >= m->n_signatures) {
@@ -276,6 +281,8 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
 
 void gc_interp_free(gc_interp *it) {
     if (!it) return;
+    for (int32_t i = 0; i < it->n_owned; i++) free(it->owned[i]);
+    free(it->owned);
     free(it->arena);
     free(it->narrow);
     free(it->frames);
@@ -443,11 +450,38 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     return GC_OK;
 }
 
+/* Folded outputs this large get their own allocation, so that they can be given back
+ * when every op that reads them has taken its own copy (release_inputs). */
+#define GC_OWN_MIN ((size_t)64 << 10)
+
+static void *own_alloc(gc_interp *it, size_t n) {
+    if (!gc_grow((void **)&it->owned, &it->cap_owned, it->n_owned + 1, sizeof *it->owned)) return NULL;
+    void *p = calloc(1, n);
+    if (!p) return NULL;
+    it->owned[it->n_owned++] = p;
+    it->owned_bytes += n;
+    return p;
+}
+
+static void own_free(gc_interp *it, void *p, size_t n) {
+    /* derived data is looked up by its source's address, which a later allocation may reuse */
+    for (int32_t i = 0; i < it->n_derived; i++)
+        if ((const uint8_t *)it->derived[i].src >= (const uint8_t *)p &&
+            (const uint8_t *)it->derived[i].src < (const uint8_t *)p + n) it->derived[i].src = NULL;
+    for (int32_t i = 0; i < it->n_owned; i++)
+        if (it->owned[i] == p) {
+            free(p);
+            it->owned[i] = it->owned[--it->n_owned];
+            it->owned_bytes -= n;
+            return;
+        }
+}
+
 /* Evaluate a node at prepare (all inputs known): outputs go to persistent memory. */
 static gc_status fold_node(gc_interp *it, gc_frame *f, gc_node *n, gc_ctx *ctx) {
     for (int j = 0; j < n->n_out; j++) {
         gc_rt *o = n->out[j];
-        o->data = gc_arena_alloc(&it->pa, o->nbytes ? o->nbytes : 1);
+        o->data = o->nbytes >= GC_OWN_MIN ? own_alloc(it, o->nbytes) : gc_arena_alloc(&it->pa, o->nbytes ? o->nbytes : 1);
         if (!o->data) return GC_ERR_NOMEM;
     }
     for (int s = 0; s < n->n_scratch; s++) {
@@ -528,6 +562,29 @@ static gc_status plan_frame(gc_interp *it, gc_frame *f) {
     return GC_OK;
 }
 
+/* After node n is prepared (and folded, if it was): the constant and folded tensors it
+ * was the last to need give their memory back. An input is no longer needed by n when n
+ * was folded (it never runs again) or says it does not read it (unread_in). A tensor
+ * whose every reader is done: a CONST one drops its pages of the mapped model file
+ * (gc_model_drop_pages: they come back from the file if read again), a FOLDED one held
+ * in its own allocation is freed (not when a node callback may look at it, nor when it
+ * is an output of the subgraph). `left` counts, per tensor, the reads not yet done. */
+static void release_inputs(gc_interp *it, gc_frame *f, const gc_node *n, int32_t *left) {
+    for (int j = 0; j < n->n_in; j++) {
+        gc_rt *r = n->in[j];
+        if (!r || !(n->folded || (j < 32 && (n->unread_in >> j & 1u)))) continue;
+        if (--left[r->index] != 0) continue;
+        bool is_out = false;
+        for (int k = 0; k < f->s->n_outputs; k++) is_out |= f->s->outputs[k] == r->index;
+        if (is_out) continue;
+        if (r->kind == GC_RT_CONST) gc_model_drop_pages(it->m, r->data, r->nbytes);
+        else if (r->kind == GC_RT_FOLDED && !it->o.on_node && r->nbytes >= GC_OWN_MIN) {
+            own_free(it, r->data, r->nbytes);
+            r->data = NULL;
+        }
+    }
+}
+
 static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                                gc_rt *const *ins, gc_frame **out) {
     const gc_model *m = it->m;
@@ -580,6 +637,12 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         snprintf(it->err, sizeof it->err, "subgraph %d: the ops form a cycle", (int)sg);
         free(order); return st;
     }
+    /* reads per tensor (release_inputs); op inputs were range-checked when the model was read */
+    int32_t *left = calloc((size_t)s->n_tensors + 1, sizeof *left);
+    if (!left) { free(order); return GC_ERR_NOMEM; }
+    for (int32_t i = 0; i < s->n_ops; i++)
+        for (int j = 0; j < s->ops[i].n_inputs; j++)
+            if (s->ops[i].inputs[j] >= 0 && s->ops[i].inputs[j] < s->n_tensors) left[s->ops[i].inputs[j]]++;
     f->n_nodes = s->n_ops;
     char kerr[384];
     gc_ctx ctx = { .it = it, .f = f, .m = m, .precision = it->o.precision,
@@ -589,6 +652,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
         gc_node *n = &f->nodes[i];
@@ -600,7 +664,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         n->n_in = op->n_inputs; n->n_out = op->n_outputs;
         n->in = gc_arena_alloc(&it->pa, ((size_t)n->n_in + 1) * sizeof(gc_rt *));
         n->out = gc_arena_alloc(&it->pa, ((size_t)n->n_out + 1) * sizeof(gc_rt *));
-        if (!n->in || !n->out) { free(order); return GC_ERR_NOMEM; }
+        if (!n->in || !n->out) { free(order); free(left); return GC_ERR_NOMEM; }
         for (int j = 0; j < n->n_in; j++)
             n->in[j] = op->inputs[j] >= 0 ? &f->t[op->inputs[j]] : NULL;
         for (int j = 0; j < n->n_out; j++) n->out[j] = op->outputs[j] >= 0 ? &f->t[op->outputs[j]] : NULL;
@@ -609,7 +673,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         for (int j = 0; j < n->n_out; j++) wide |= n->out[j] && widened(n->out[j]);
         n->k = wide ? gc_kernel_for_f64(n->code) : gc_kernel_for(n->code);
         if (!n->k) {
-            free(order);
+            free(order); free(left);
             if (n->code == GC_OP_CUSTOM)
                 return node_fail(it, f, n, GC_ERR_UNSUPPORTED, "custom op has no kernel in gpuclean's interpreter");
             return node_fail(it, f, n, GC_ERR_UNSUPPORTED, "op not implemented by gpuclean's interpreter");
@@ -618,7 +682,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
             gc_rt *r = n->in[j];
             if (!r) continue;
             if (r->kind == GC_RT_NONE) {
-                free(order);
+                free(order); free(left);
                 snprintf(kerr, sizeof kerr, "input %d (tensor %d '%s') is neither constant, nor a "
                          "subgraph input, nor written by an earlier op", j, (int)r->index, r->ir->name);
                 return node_fail(it, f, n, GC_ERR_FORMAT, kerr);
@@ -626,9 +690,9 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         }
         for (int j = 0; j < n->n_out; j++) {
             gc_rt *o = n->out[j];
-            if (!o) { free(order); return node_fail(it, f, n, GC_ERR_FORMAT, "an output is absent (-1)"); }
+            if (!o) { free(order); free(left); return node_fail(it, f, n, GC_ERR_FORMAT, "an output is absent (-1)"); }
             if (o->kind != GC_RT_NONE) {
-                free(order);
+                free(order); free(left);
                 snprintf(kerr, sizeof kerr, "output %d (tensor %d) is also a constant, an input or "
                          "another op's output", j, (int)o->index);
                 return node_fail(it, f, n, GC_ERR_FORMAT, kerr);
@@ -637,10 +701,10 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         }
         kerr[0] = 0;
         st = n->k->prepare(&ctx, n);
-        if (st != GC_OK) { free(order); return node_fail(it, f, n, st, kerr[0] ? kerr : "prepare failed"); }
+        if (st != GC_OK) { free(order); free(left); return node_fail(it, f, n, st, kerr[0] ? kerr : "prepare failed"); }
         for (int j = 0; j < n->n_out; j++) {
             gc_rt *o = n->out[j];
-            if (o->rank < 0) { free(order); return node_fail(it, f, n, GC_ERR_FORMAT, "kernel set no output shape"); }
+            if (o->rank < 0) { free(order); free(left); return node_fail(it, f, n, GC_ERR_FORMAT, "kernel set no output shape"); }
             /* a kernel's shape that disagrees with a static shape in the file is noted */
             const gc_tensor *t = o->ir;
             bool dyn = false;
@@ -658,10 +722,11 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
         if (all_known && !(n->k->flags & GC_K_NOFOLD)) {
             kerr[0] = 0;
             st = fold_node(it, f, n, &ctx);
-            if (st != GC_OK) { free(order); return st; }
+            if (st != GC_OK) { free(order); free(left); return st; }
         }
+        release_inputs(it, f, n, left);
     }
-    free(order);
+    free(order); free(left);
     if (it->o.precision == GC_PREC_FP16 && gc_f16_model_for(it->o.gpu_runtime)->reduce_chains)
         gc_f16_mark_chains(f);
 
@@ -861,6 +926,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];
@@ -968,14 +1034,18 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
     memset(s, 0, sizeof *s);
     s->arena_bytes = it->arena_size;
     s->naive_bytes = it->naive_bytes;
-    s->persistent_bytes = it->pa.used_total;
+    s->persistent_bytes = it->pa.used_total + it->owned_bytes;
     if (it->entry) {
         s->n_nodes = it->entry->n_nodes;
-        for (int32_t i = 0; i < it->entry->n_nodes; i++) s->n_folded += it->entry->nodes[i].folded;
+        for (int32_t i = 0; i < it->entry->n_nodes; i++) {
+            s->n_folded += it->entry->nodes[i].folded;
+            s->n_fast += it->entry->nodes[i].fast && !it->entry->nodes[i].folded;
+        }
     }
     s->prepare_ms = it->prepare_ms;
     s->invoke_ms = it->invoke_ms;
     s->shape_mismatch = it->shape_mismatch;
+    s->isa = gc_isa_name((gc_isa)it->isa);
 }
 
 bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }

@@ -109,10 +109,16 @@ typedef struct {
     void *user;
     uint64_t max_tensor_bytes;  /* refuse any tensor larger than this (0: 16 GiB) */
     int threads;                /* 0/1 = single thread; N: float CONV_2D / DEPTHWISE_CONV_2D
-                                   split their output rows over N threads (same results) */
+                                   split their output rows over N threads, and fp32's fast
+                                   TRANSPOSE_CONV / FULLY_CONNECTED / BATCH_MATMUL their row
+                                   tiles (same results) */
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
     gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
+    bool reference_kernels;     /* GC_PREC_FP32: run the reference float CONV_2D /
+                                   DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL kernels
+                                   instead of the fast ones (kernels/gemm_f32.h; the same
+                                   bits, the reference is just slower) */
 } gc_interp_opts;
 
 typedef struct {
@@ -123,6 +129,10 @@ typedef struct {
     int32_t shape_mismatch;     /* outputs whose computed shape differs from a static
                                    shape in the file (0 unless a kernel or file is off) */
     double prepare_ms, invoke_ms;
+    int32_t n_fast;             /* entry frame: ops (not folded) that run a fast fp32 kernel
+                                   (kernels/gemm_f32.h; 0 with opts.reference_kernels) */
+    const char *isa;            /* the fast kernels' instruction set: "avx512", "avx2",
+                                   "scalar" (cpu_isa.h; GPUCLEAN_ISA caps it) */
 } gc_interp_stats;
 
 typedef struct gc_interp gc_interp;

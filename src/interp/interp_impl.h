@@ -72,6 +72,10 @@ typedef struct gc_node {
     void *data;                 /* kernel's prepared data */
     bool folded;                /* evaluated at prepare */
     bool keep_float;            /* fp16: output not rounded (a float chain, fp16_chains.c) */
+    bool fast;                  /* prepare chose a fast kernel (kernels/gemm_f32.h) */
+    uint32_t unread_in;         /* bit j: eval never reads in[j]'s data (prepare copied what
+                                   it needs): once no other op needs a constant / folded
+                                   tensor, its memory is given back (interp.c) */
     int n_scratch;
     size_t scratch_bytes[4];
     size_t scratch_off[4];
@@ -102,6 +106,10 @@ typedef struct gc_ctx {
     const gc_f16_model *hm;     /* precision == FP16: the runtime's half-precision model
                                    (fp16_model.h); NULL in every other mode */
     int threads;                /* >= 1: worker threads a kernel may split its outputs over */
+    bool fast;                  /* fp32 without opts.reference_kernels: float CONV_2D /
+                                   DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
+                                   fast kernels (kernels/gemm_f32.h, bit-identical) */
+    int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
 

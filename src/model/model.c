@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 gc_model *gc_model_new(void) {
     gc_model *m = calloc(1, sizeof *m);
@@ -24,6 +25,16 @@ void gc_model_free(gc_model *m) {
     gc_arena_free(&m->arena);
     if (m->file_is_mapped) munmap((void *)m->file, (size_t)m->file_size);
     free(m);
+}
+
+void gc_model_drop_pages(const gc_model *m, const void *p, size_t n) {
+    if (!m || !m->file_is_mapped || !p || !n) return;
+    uintptr_t f0 = (uintptr_t)m->file, f1 = f0 + (uintptr_t)m->file_size, a = (uintptr_t)p;
+    if (a < f0 || a >= f1 || n > f1 - a) return;
+    long ps = sysconf(_SC_PAGESIZE);
+    if (ps <= 0) return;
+    uintptr_t lo = (a + (uintptr_t)ps - 1) & ~((uintptr_t)ps - 1), hi = (a + n) & ~((uintptr_t)ps - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 /* Largest rank we accept; TFLite itself has no limit, real models stay below 8. */

@@ -211,6 +211,12 @@ static inline const gc_opcode *gc_op_code(const gc_model *m, const gc_op *op) {
     return &m->opcodes[op->opcode_index];
 }
 int32_t gc_op_builtin(const gc_model *m, const gc_op *op);  /* GC_OP_* code */
+/* Give back the resident pages of [p, p + n) when they lie in the model's file mapping
+ * (MADV_DONTNEED on the whole pages inside the range; the mapping is private and never
+ * written, so the bytes stay the same and are read from the file again on the next
+ * access). Anything not in the mapping is left alone. For callers that keep their own
+ * copy of some weights (the interpreter's packed filters). */
+void gc_model_drop_pages(const gc_model *m, const void *p, size_t n);
 const char *gc_op_name(const gc_model *m, const gc_op *op); /* builtin or custom name */
 /* Constant = has a non-empty buffer. */
 bool gc_tensor_is_const(const gc_model *m, const gc_tensor *t);

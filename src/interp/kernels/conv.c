@@ -22,6 +22,16 @@
  * running over output channels innermost, on weights transposed once at prepare to
  * [KH][KW][IC][OC], so that the compiler can vectorise across output channels.
  *
+ * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels, constant filter and
+ * bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels, register-
+ * blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with depth
+ * multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV through
+ * kernels/tconv_f32.h (one packed filter per output phase). All three are bit-identical to
+ * the loops above (same order per output, no FMA); a filter with Inf / NaN weights where a
+ * tap can fall outside the input takes the reference loops. The packed copy replaces the
+ * transposed one, and the filter and bias are marked unread (node->unread_in) so that the
+ * interpreter can give their memory back.
+ *
  * Quantized (TFLite reference integer kernels):
  *   INT8 per-channel (filter zero point 0): acc = sum (x - zp_x) w + bias (int32);
  *   (8-bit activations accumulate in int32 as TFLite does; 16-bit ones in int64)
@@ -54,6 +64,11 @@
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"
 #include "interp/kernels/winograd16.h"
+#ifndef GC_FP64_BUILD
+#include "interp/kernels/gemm_f32.h"
+#include "interp/kernels/dwconv_f32.h"
+#include "interp/kernels/tconv_f32.h"
+#endif
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
  * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
@@ -100,6 +115,13 @@ typedef struct {
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
     int wino_slot;                      /* scratch: one gc_wino16 worker area per thread */
+    /* fp32 fast path (ctx->fast; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
+#ifndef GC_FP64_BUILD
+    gc_convf *fast;                     /* CONV_2D: packed filter and geometry, else NULL */
+    gc_dwf *dwf;                        /* DEPTHWISE_CONV_2D, else NULL */
+    gc_tconvf *tcf;                     /* TRANSPOSE_CONV, else NULL */
+#endif
+    int fast_slot;                      /* scratch: one gc_convf row-pointer area per thread */
 } conv_data;
 
 /* In 64 bits: kernel, dilation and stride come from the file ((k - 1) * d alone can
@@ -194,6 +216,7 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
 
 #ifndef GC_FP64_BUILD
 static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w);
+static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, gc_rt *b, int64_t K);
 #endif
 
 static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, gc_rt *w, gc_rt *b, gc_rt *y, int64_t K) {
@@ -361,6 +384,12 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
         GC_ENSURE(ctx, !b || b->dtype == GC_T_FLOAT32, "bias must be FLOAT32");
         gc_act_range_f(d->act, &d->lo, &d->hi);
         size_t wbytes = (size_t)K * (size_t)d->OC * sizeof(float);
+#ifndef GC_FP64_BUILD
+        if (ctx->fast && w->known && (!b || b->known)) GC_TRY(fast_prepare(ctx, n, d, w, b, K));
+        if (d->fast || d->dwf || d->tcf) {
+            /* the fast kernels read only their own packed copy */
+        } else
+#endif
         if (w->known && d->kind == K_DW) {
             d->wt = (float *)w->data;                 /* already [KH][KW][OC] */
         } else if (w->known) {
@@ -388,6 +417,142 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
 }
 
 /* ---- float ---------------------------------------------------------------------------- */
+
+#ifndef GC_FP64_BUILD
+/* Does some output read a tap outside the input (top / left padding, or the last output
+ * reaching past the bottom / right edge)? */
+static bool has_padding_taps(const conv_data *d) {
+    return d->pt > 0 || d->pl > 0 ||
+           (int64_t)(d->OH - 1) * d->sh - d->pt + (int64_t)(d->KH - 1) * d->dh >= d->H ||
+           (int64_t)(d->OW - 1) * d->sw - d->pl + (int64_t)(d->KW - 1) * d->dw >= d->W;
+}
+
+/* fp32 TRANSPOSE_CONV (tconv_f32.h): one packed filter per output phase. */
+static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const float *wf, const float *bias) {
+    gc_tconvf *c = gc_ctx_alloc(ctx, sizeof *c);
+    if (!c) return GC_ERR_NOMEM;
+    *c = (gc_tconvf){ .Bn = d->B, .H = d->H, .W = d->W, .C = d->C, .OH = d->OH, .OW = d->OW, .OC = d->OC,
+                      .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw, .pt = d->pt, .pl = d->pl,
+                      .lo = d->lo, .hi = d->hi };
+    if (!gc_tconvf_exact(c, wf) || d->sh > 64 || d->sw > 64) return GC_OK;
+    const int32_t nph = d->sh * d->sw;
+    c->ph = gc_ctx_alloc(ctx, (size_t)nph * sizeof *c->ph);
+    c->nky = gc_ctx_alloc(ctx, (size_t)d->sh * sizeof(int32_t));
+    c->nkx = gc_ctx_alloc(ctx, (size_t)d->sw * sizeof(int32_t));
+    c->zero = gc_ctx_alloc(ctx, (size_t)d->C * sizeof(float));
+    if (!c->ph || !c->nky || !c->nkx || !c->zero) return GC_ERR_NOMEM;
+    for (int32_t p = 0; p < d->sh; p++) c->nky[p] = gc_tconvf_ntaps(p, d->sh, d->KH);
+    for (int32_t p = 0; p < d->sw; p++) c->nkx[p] = gc_tconvf_ntaps(p, d->sw, d->KW);
+    size_t total = 0, maxk = 0;
+    const gc_gemm_b *any = NULL;
+    for (int32_t py = 0; py < d->sh; py++)
+        for (int32_t px = 0; px < d->sw; px++) {
+            int32_t T = c->nky[py] * c->nkx[px];
+            if (T > c->max_taps) c->max_taps = T;
+            if (!T) continue;
+            size_t nf = gc_gemm_b_layout(&c->ph[py * d->sw + px], (gc_isa)ctx->isa, 1, T * d->C, d->OC);
+            GC_UNSUP(ctx, nf > 0 && total <= SIZE_MAX / sizeof(float) - nf, "filter too large to pack");
+            total += nf;
+            if ((size_t)T * (size_t)d->C > maxk) maxk = (size_t)T * (size_t)d->C;
+            any = &c->ph[py * d->sw + px];
+        }
+    if (!any) return GC_OK;                    /* no taps at all: the reference */
+    bool fresh;
+    float *mem = gc_ctx_derived(ctx, wf, 70 + ctx->isa, d->sh * 256 + d->sw, (int64_t)d->KH * 65536 + d->KW,
+                                total * sizeof(float), &fresh);
+    float *pbias = gc_ctx_alloc(ctx, gc_gemm_bias_floats(any) * sizeof(float));
+    float *tmp = fresh ? malloc(maxk * (size_t)d->OC * sizeof(float)) : NULL;
+    if (!mem || !pbias || (fresh && !tmp)) { free(tmp); return GC_ERR_NOMEM; }
+    size_t off = 0;
+    for (int32_t py = 0; py < d->sh; py++)
+        for (int32_t px = 0; px < d->sw; px++) {
+            gc_gemm_b *pb = &c->ph[py * d->sw + px];
+            if (!pb->ks) continue;
+            gc_gemm_b_bind(pb, mem + off);
+            off += gc_gemm_b_layout(&(gc_gemm_b){ 0 }, (gc_isa)ctx->isa, 1, pb->K, pb->N);
+            if (fresh) gc_tconvf_pack(c, wf, py, px, tmp);
+        }
+    free(tmp);
+    gc_gemm_pack_bias(any, bias, pbias);
+    c->bias = pbias;
+    int nt = ctx->threads > 0 ? ctx->threads : 1;
+    d->fast_slot = gc_ctx_scratch(ctx, n, gc_tconvf_scratch_bytes(c) * (size_t)nt);
+    if (d->fast_slot < 0) return GC_ERR_NOMEM;
+    d->tcf = c;
+    n->fast = true;
+    n->unread_in = 1u << 1 | 1u << 3;             /* filter and bias: packed copies */
+    return GC_OK;
+}
+
+/* fp32: the fast CONV_2D / DEPTHWISE_CONV_2D (gemm_f32.h, dwconv_f32.h) on a constant
+ * filter; leaves d->fast / d->dwf NULL where the fast path would not give the reference's
+ * bits (it then runs the reference). */
+static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, gc_rt *b, int64_t K) {
+    const float *wf = (const float *)w->data, *bias = b ? (const float *)b->data : NULL;
+    if (!d->OH || !d->OW || !d->B) return GC_OK;
+    if (d->kind == K_DW) {
+        if (d->mult != 1) return GC_OK;
+        d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
+        if (!d->dwf) return GC_ERR_NOMEM;
+        n->fast = true;
+        *d->dwf = (gc_dwf){ .isa = ctx->isa, .w = wf, .bias = bias, .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
+                            .OH = d->OH, .OW = d->OW, .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw,
+                            .dh = d->dh, .dw = d->dw, .pt = d->pt, .pl = d->pl, .lo = d->lo, .hi = d->hi };
+        return GC_OK;
+    }
+    if (d->kind == K_TCONV) return tconv_fast_prepare(ctx, n, d, wf, bias);
+    bool pad = has_padding_taps(d);
+    if (!gc_convf_exact(wf, (size_t)K * (size_t)d->OC, pad)) return GC_OK;
+    gc_convf *c = gc_ctx_alloc(ctx, sizeof *c);
+    if (!c) return GC_ERR_NOMEM;
+    size_t nf = gc_gemm_b_layout(&c->b, (gc_isa)ctx->isa, d->G, (int32_t)K, d->OC / d->G);
+    GC_UNSUP(ctx, nf > 0, "filter of %d x %lld is too large to pack", (int)d->OC, (long long)K);
+    bool fresh;
+    float *mem = gc_ctx_derived(ctx, w->data, 60 + ctx->isa, d->G, K, nf * sizeof(float), &fresh);
+    float *pb = gc_ctx_alloc(ctx, gc_gemm_bias_floats(&c->b) * sizeof(float));
+    if (!mem || !pb) return GC_ERR_NOMEM;
+    gc_gemm_b_bind(&c->b, mem);
+    if (fresh) gc_gemm_pack_nk(&c->b, wf, K);
+    gc_gemm_pack_bias(&c->b, bias, pb);
+    c->bias = pb;
+    c->zero = gc_ctx_alloc(ctx, (size_t)d->C * (d->G == 1 ? (size_t)d->KW : 1) * sizeof(float));   /* zeroed */
+    if (!c->zero) return GC_ERR_NOMEM;
+    c->Bn = d->B; c->H = d->H; c->W = d->W; c->C = d->C; c->OH = d->OH; c->OW = d->OW; c->OC = d->OC;
+    c->KH = d->KH; c->KW = d->KW; c->sh = d->sh; c->sw = d->sw; c->dh = d->dh; c->dw = d->dw;
+    c->pt = d->pt; c->pl = d->pl; c->lo = d->lo; c->hi = d->hi;
+    int nt = ctx->threads > 0 ? ctx->threads : 1;
+    d->fast_slot = gc_ctx_scratch(ctx, n, gc_convf_scratch_bytes(c) * (size_t)nt);
+    if (d->fast_slot < 0) return GC_ERR_NOMEM;
+    d->fast = c;
+    n->fast = true;
+    n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
+    return GC_OK;
+}
+
+typedef struct { const conv_data *d; const float *x; float *y; char *scratch; size_t per; int64_t units; } fast_job;
+
+static void fast_job_run(void *arg, int i, int n) {
+    const fast_job *j = arg;
+    int64_t t0 = j->units * i / n, t1 = j->units * (i + 1) / n;
+    if (j->d->fast) gc_convf_run(j->d->fast, j->x, j->y, j->scratch + (size_t)i * j->per, t0, t1);
+    else if (j->d->tcf) gc_tconvf_run(j->d->tcf, j->x, j->y, j->scratch + (size_t)i * j->per, t0, t1);
+    else gc_dwf_run(j->d->dwf, j->x, j->y, t0, t1);
+}
+
+static void fast_eval(gc_ctx *ctx, const conv_data *d, gc_node *n, const float *x, float *y) {
+    int64_t units = d->fast ? gc_convf_tiles(d->fast) : d->tcf ? gc_tconvf_tiles(d->tcf) : gc_dwf_tiles(d->dwf);
+    double work = (double)d->B * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == K_DW ? 1 : d->ICg);
+    if (d->tcf) work /= (double)d->sh * d->sw;
+    /* threads only when each has real work: ~64k multiply-adds */
+    int nt = ctx->threads;
+    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
+    if (nt > ctx->threads) nt = ctx->threads;
+    if (nt > units) nt = (int)units;
+    fast_job j = { d, x, y, d->fast || d->tcf ? (char *)n->scratch[d->fast_slot] : NULL,
+                   d->fast ? gc_convf_scratch_bytes(d->fast) : d->tcf ? gc_tconvf_scratch_bytes(d->tcf) : 0, units };
+    gc_parallel(nt > 0 ? nt : 1, fast_job_run, &j);
+}
+#endif
 
 #ifndef GC_FP64_BUILD
 /* How this node sums in the fp16 modes (see the top of the file). The Winograd weights
@@ -772,6 +937,9 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
         }
     } else { x = n->in[0]; w = n->in[1]; b = n->n_in > 2 ? n->in[2] : NULL; }
     if (d->dt == GC_T_FLOAT32) {
+#ifndef GC_FP64_BUILD
+        if (d->fast || d->dwf || d->tcf) { fast_eval(ctx, d, n, (const float *)x->data, (float *)y->data); return GC_OK; }
+#endif
         const float *wt = d->wt;
         if (!wt) {
             if (d->kind == K_DW) wt = (const float *)w->data;

@@ -37,9 +37,16 @@
  *   dequantized (w s, rounded to half in fp16) and run the float path; blockwise weights
  *   in fp64 always take the dequantizing reference (in double).
  * fp64 (fc_f64.c): the same loops in double.
+ * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels): float FULLY_CONNECTED
+ *   (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h, weights packed once into
+ *   panels (per eval when the graph computes them), bit-identical to the loops above;
+ *   row tiles split over ctx->threads.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"
+#ifndef GC_FP64_BUILD
+#include "interp/kernels/gemm_f32.h"
+#endif
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
  * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
@@ -76,7 +83,65 @@ typedef struct fc_data {
     int32_t *rowsum;            /* per unit: sum over k of w */
     gc_f32 *hs;                 /* per unit weight scale */
     int q_slot;                 /* scratch: one quantized row of x */
+#ifndef GC_FP64_BUILD
+    /* fp32 fast path (ctx->fast; gemm_f32.h, bit-identical): the packed weights replace wt */
+    gc_gemm_b *pb;              /* NULL: the reference loops */
+    float *pbias;               /* the bias padded to the panels */
+#endif
 } fc_data;
+
+#ifndef GC_FP64_BUILD
+/* y = a B over M rows, split into row tiles over up to `threads` threads (each keeps ~64k
+ * multiply-adds at least; every tile's outputs are computed the same way on any thread) */
+typedef struct { const gc_gemm_b *b; const float *bias; float lo, hi; const float *a; int64_t lda;
+                 float *y; int64_t ldy, M, tiles; } gemm_job;
+
+static void gemm_job_run(void *arg, int i, int n) {
+    const gemm_job *j = arg;
+    gc_gemmf_run(j->b, j->bias, j->lo, j->hi, j->a, j->lda, j->y, j->ldy, j->M, j->tiles * i / n, j->tiles * (i + 1) / n);
+}
+
+static void gemm_split(int threads, const gc_gemm_b *b, const float *bias, float lo, float hi, const float *a,
+                       int64_t lda, float *y, int64_t ldy, int64_t M) {
+    gemm_job j = { b, bias, lo, hi, a, lda, y, ldy, M, gc_gemmf_tiles(b, M) };
+    double work = (double)M * b->K * b->N;
+    int nt = threads;
+    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
+    if (nt > threads) nt = threads;
+    if (nt > j.tiles) nt = (int)j.tiles;
+    gc_parallel(nt > 0 ? nt : 1, gemm_job_run, &j);
+}
+
+/* fp32: lay out (and, for constant weights, pack once) W [N][K] for gemm_f32.h; the bias
+ * must be constant (else the reference runs). */
+static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, gc_rt *b) {
+    if (!ctx->fast || (b && !b->known)) return GC_OK;
+    gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
+    if (!pb) return GC_ERR_NOMEM;
+    GC_UNSUP(ctx, d->N <= INT32_MAX && d->K <= INT32_MAX, "weights [%lld, %lld] out of range", (long long)d->N, (long long)d->K);
+    size_t nf = gc_gemm_b_layout(pb, (gc_isa)ctx->isa, 1, (int32_t)d->K, (int32_t)d->N);
+    GC_UNSUP(ctx, nf > 0, "weights [%lld, %lld] are too large to pack", (long long)d->N, (long long)d->K);
+    float *mem;
+    if (w->known) {
+        bool fresh;
+        mem = gc_ctx_derived(ctx, w->data, 63 + ctx->isa, d->N, d->K, nf * sizeof(float), &fresh);
+        if (!mem) return GC_ERR_NOMEM;
+        gc_gemm_b_bind(pb, mem);
+        if (fresh) gc_gemm_pack_nk(pb, (const float *)w->data, d->K);
+    } else {                                   /* packed at every eval */
+        mem = gc_ctx_alloc(ctx, nf * sizeof(float));
+        if (!mem) return GC_ERR_NOMEM;
+        gc_gemm_b_bind(pb, mem);
+    }
+    d->pbias = gc_ctx_alloc(ctx, gc_gemm_bias_floats(pb) * sizeof(float));
+    if (!d->pbias) return GC_ERR_NOMEM;
+    gc_gemm_pack_bias(pb, b ? (const float *)b->data : NULL, d->pbias);
+    d->pb = pb;
+    n->fast = true;
+    if (w->known) n->unread_in = 1u << 1 | 1u << 2;   /* weights and bias: packed copies */
+    return GC_OK;
+}
+#endif
 
 static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, struct fc_data *d, int act);
 static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act);
@@ -134,9 +199,15 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with runtime %s weights is not supported", gc_type_name(w->dtype));
         GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
         gc_act_range_f(act, &d->lo, &d->hi);
-        d->wt = gc_ctx_alloc(ctx, kn * sizeof(float) + 1);
-        if (!d->wt) return GC_ERR_NOMEM;
         d->runtime_w = true;
+#ifndef GC_FP64_BUILD
+        GC_TRY(fc_fast_prepare(ctx, n, d, w, b));
+        if (!d->pb)
+#endif
+        {
+            d->wt = gc_ctx_alloc(ctx, kn * sizeof(float) + 1);
+            if (!d->wt) return GC_ERR_NOMEM;
+        }
     } else if (x->dtype == GC_T_FLOAT32 && gc_hq_is_weight(w)) {
         GC_TRY(hybrid_prepare(ctx, n, d, act));
     } else if (x->dtype == GC_T_FLOAT32) {
@@ -144,12 +215,18 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         GC_UNSUP(ctx, w->dtype == GC_T_FLOAT32, "float input with %s weights (hybrid) is not supported", gc_type_name(w->dtype));
         GC_ENSURE(ctx, y->dtype == GC_T_FLOAT32 && (!b || b->dtype == GC_T_FLOAT32), "output and bias must be FLOAT32");
         gc_act_range_f(act, &d->lo, &d->hi);
-        bool fresh;
-        d->wt = gc_ctx_derived(ctx, w->data, 20, d->N, d->K, kn * sizeof(float), &fresh);
-        if (!d->wt) return GC_ERR_NOMEM;
-        const float *ws = (const float *)w->data;
-        for (int64_t u = 0; u < d->N && fresh; u++)
-            for (int64_t k = 0; k < d->K; k++) d->wt[k * d->N + u] = ws[u * d->K + k];
+#ifndef GC_FP64_BUILD
+        GC_TRY(fc_fast_prepare(ctx, n, d, w, b));
+        if (!d->pb)
+#endif
+        {
+            bool fresh;
+            d->wt = gc_ctx_derived(ctx, w->data, 20, d->N, d->K, kn * sizeof(float), &fresh);
+            if (!d->wt) return GC_ERR_NOMEM;
+            const float *ws = (const float *)w->data;
+            for (int64_t u = 0; u < d->N && fresh; u++)
+                for (int64_t k = 0; k < d->K; k++) d->wt[k * d->N + u] = ws[u * d->K + k];
+        }
     } else {
         GC_ENSURE(ctx, w->known, "quantized weights must be constant");
         GC_UNSUP(ctx, gc_is_qint(x->dtype) && (w->dtype == GC_T_INT8 || w->dtype == GC_T_UINT8),
@@ -386,6 +463,13 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
     gc_rt *x = n->in[0], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
     const int64_t K = d->K, N = d->N;
     if (x->dtype == GC_T_FLOAT32) {
+#ifndef GC_FP64_BUILD
+        if (d->pb) {
+            if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
+            gemm_split(ctx->threads, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
+            return GC_OK;
+        }
+#endif
         float *acc = (float *)n->scratch[d->acc_slot];
         const float *bias = b ? (const float *)b->data : NULL;
         const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16);
@@ -459,6 +543,13 @@ typedef struct {
     gc_f32 *hs;                 /* per column scale */
     int q_slot, row_slot;
     const float *bf;            /* fp16 modes: b dequantized (the float path reads it) */
+#ifndef GC_FP64_BUILD
+    /* fp32 fast path (ctx->fast; gemm_f32.h, bit-identical) */
+    gc_gemm_b *pb;              /* layout of one matrix of b; NULL: the reference loops */
+    float *pconst;              /* constant b: every matrix packed at prepare, pstride floats apart */
+    size_t pstride;
+    int pk_slot, at_slot;       /* scratch: b packed per eval; a transposed (adj_x) */
+#endif
 } bmm_data;
 
 /* Hybrid BATCH_MATMUL (TFLite batch_matmul.cc EvalHybrid): each row of a (K values, after
@@ -560,6 +651,80 @@ GC_CLONES static gc_status bmm_hybrid_eval(gc_ctx *ctx, gc_node *n) {
     return GC_OK;
 }
 
+#ifndef GC_FP64_BUILD
+/* fp32: b laid out for gemm_f32.h, packed at prepare when constant, else at each eval
+ * (once per distinct matrix in a row of batches); a transposed to [M][K] first with adj_x. */
+static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
+    gc_rt *b = n->in[1];
+    if (!ctx->fast || d->M <= 0 || d->K <= 0 || d->N <= 0) return GC_OK;
+    GC_UNSUP(ctx, d->K <= INT32_MAX && d->N <= INT32_MAX, "matrices [%lld, %lld] out of range", (long long)d->K, (long long)d->N);
+    gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
+    if (!pb) return GC_ERR_NOMEM;
+    size_t nf = gc_gemm_b_layout(pb, (gc_isa)ctx->isa, 1, (int32_t)d->K, (int32_t)d->N);
+    GC_UNSUP(ctx, nf > 0, "right-hand side [%lld, %lld] is too large to pack", (long long)d->K, (long long)d->N);
+    d->pstride = nf - 16;                  /* one matrix's panels (a multiple of the alignment) */
+    if (b->known) {
+        uint64_t nm = gc_numel(b) / (uint64_t)(d->K * d->N);
+        GC_UNSUP(ctx, nm >= 1 && nm <= (SIZE_MAX / sizeof(float) - 16) / d->pstride, "right-hand side too large to pack");
+        bool fresh;
+        float *mem = gc_ctx_derived(ctx, b->data, 66 + ctx->isa + (d->adj_y ? 3 : 0), d->K, d->N,
+                                    ((size_t)nm * d->pstride + 16) * sizeof(float), &fresh);
+        if (!mem) return GC_ERR_NOMEM;
+        gc_gemm_b_bind(pb, mem);
+        d->pconst = pb->w;
+        const float *bs = (const float *)b->data;
+        for (uint64_t m = 0; m < nm && fresh; m++) {
+            gc_gemm_b one = *pb;
+            one.w = d->pconst + m * d->pstride;
+            if (d->adj_y) gc_gemm_pack_nk(&one, bs + m * (uint64_t)(d->K * d->N), d->K);
+            else gc_gemm_pack_kn(&one, bs + m * (uint64_t)(d->K * d->N));
+        }
+    } else {
+        d->pk_slot = gc_ctx_scratch(ctx, n, nf * sizeof(float));
+        if (d->pk_slot < 0) return GC_ERR_NOMEM;
+    }
+    d->at_slot = -1;
+    if (d->adj_x) {
+        d->at_slot = gc_ctx_scratch(ctx, n, (size_t)(d->M * d->K) * sizeof(float) + 16);
+        if (d->at_slot < 0) return GC_ERR_NOMEM;
+    }
+    d->pb = pb;
+    n->fast = true;
+    if (d->pconst) n->unread_in = 1u << 1;         /* b: packed at prepare */
+    return GC_OK;
+}
+
+static void bmm_fast_eval(int threads, gc_node *n, bmm_data *d) {
+    gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
+    const int64_t M = d->M, K = d->K, N = d->N;
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    const int br = d->rank - 2;
+    gc_gemm_b pb = *d->pb;
+    if (!d->pconst) gc_gemm_b_bind(&pb, (float *)n->scratch[d->pk_slot]);
+    int64_t packed = -1;                       /* the matrix of b in the scratch panels */
+    for (int64_t bi = 0; bi < d->nbatch; bi++) {
+        int64_t oa = 0, ob = 0;
+        for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
+        if (d->pconst) pb.w = d->pconst + (size_t)ob * d->pstride;
+        else if (ob != packed) {
+            const float *bs = (const float *)b->data + ob * K * N;
+            if (d->adj_y) gc_gemm_pack_nk(&pb, bs, K);
+            else gc_gemm_pack_kn(&pb, bs);
+            packed = ob;
+        }
+        const float *as = (const float *)a->data + oa * M * K;
+        if (d->adj_x) {                        /* a is [K][M]: rows of [M][K] */
+            float *t = (float *)n->scratch[d->at_slot];
+            for (int64_t i = 0; i < M; i++)
+                for (int64_t k = 0; k < K; k++) t[i * K + k] = as[k * M + i];
+            as = t;
+        }
+        gemm_split(threads, &pb, NULL, -INFINITY, INFINITY, as, K, (float *)y->data + bi * M * N, N, M);
+        for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
+    }
+}
+#endif
+
 static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_opt_expect(ctx, n, GC_BO_BatchMatMulOptions));
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
@@ -591,6 +756,9 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
         if (d->hybrid) { n->data = d; return gc_set_shape(ctx, y, d->rank, shp); }
     } else if (a->dtype == GC_T_FLOAT32) {
         GC_ENSURE(ctx, b->dtype == GC_T_FLOAT32 && y->dtype == GC_T_FLOAT32, "mixed types");
+#ifndef GC_FP64_BUILD
+        GC_TRY(bmm_fast_prepare(ctx, n, d));
+#endif
     } else {
         GC_UNSUP(ctx, a->dtype == GC_T_INT8 && b->dtype == GC_T_INT8 && y->dtype == GC_T_INT8,
                  "BATCH_MATMUL on %s x %s -> %s", gc_type_name(a->dtype), gc_type_name(b->dtype), gc_type_name(y->dtype));
@@ -599,8 +767,13 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
         d->a_off = -a->zp; d->b_off = -b->zp; d->y_off = y->zp;
         gc_qrange(y->dtype, &d->qlo, &d->qhi);
     }
-    d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)(d->K * d->N) * 8 + 8);
-    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
+#ifndef GC_FP64_BUILD
+    if (!d->pb)
+#endif
+    {
+        d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)(d->K * d->N) * 8 + 8);
+        d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
+    }
     n->data = d;
     return gc_set_shape(ctx, y, d->rank, shp);
 }
@@ -608,6 +781,9 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
 GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     bmm_data *d = n->data;
     if (d->hybrid) return bmm_hybrid_eval(ctx, n);
+#ifndef GC_FP64_BUILD
+    if (d->pb) { bmm_fast_eval(ctx->threads, n, d); return GC_OK; }
+#endif
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
     int32_t idx[GC_MAX_RANK] = { 0 };

@@ -1,0 +1,274 @@
+/* dwconv_f32.c — the fast float32 DEPTHWISE_CONV_2D (dwconv_f32.h): per output row,
+ * per block of VW channels, blocks of PX output pixels whose every tap lies inside the
+ * image (no checks), the rest one pixel at a time skipping the taps outside. One body per
+ * instruction set: AVX-512F (VW 16), AVX2 (VW 8), portable C (VW 8).
+ */
+#include "interp/kernels/dwconv_f32.h"
+#include "interp/kernels/cpu_isa.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { PX = 8 };
+
+/* One output row; its pixels [0, a) and [b, OW) need tap checks, [a, b) do not. */
+typedef struct { const float *xb; float *yr; int32_t iy0, a, b; } dw_row;
+
+static void interior(const gc_dwf *c, int32_t *a, int32_t *b) {
+    int64_t lo = ((int64_t)c->pl + c->sw - 1) / c->sw;
+    int64_t num = (int64_t)c->W - 1 - (int64_t)(c->KW - 1) * c->dw + c->pl;
+    int64_t hi = num < 0 ? 0 : num / c->sw + 1;
+    if (lo > c->OW) lo = c->OW;
+    if (hi > c->OW) hi = c->OW;
+    if (hi < lo) hi = lo;
+    *a = (int32_t)lo; *b = (int32_t)hi;
+}
+
+/* ---- portable C ------------------------------------------------------------------------ */
+
+enum { SW = 8 };
+
+static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
+                             int32_t c0, int32_t nc) {
+    float acc[PX][SW];
+    const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
+    for (int p = 0; p < np; p++)
+        for (int j = 0; j < SW; j++) acc[p][j] = 0.0f;
+    for (int32_t ky = 0; ky < c->KH; ky++) {
+        int32_t iy = r->iy0 + ky * c->dh;
+        if (iy < 0 || iy >= c->H) continue;
+        const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)c->C + (size_t)c0;
+        for (int32_t kx = 0; kx < c->KW; kx++) {
+            const int32_t ix0 = ox * c->sw - c->pl + kx * c->dw;
+            const float *xk = check ? xrow : xrow + (ptrdiff_t)ix0 * c->C;   /* unchecked pixel p: xk + p * step */
+            const float *wk = c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0;
+            for (int p = 0; p < np; p++) {
+                const int32_t ix = ix0 + p * c->sw;
+                if (check && (ix < 0 || ix >= c->W)) continue;
+                const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
+                const float *xp = xq;
+                for (int32_t j = 0; j < nc; j++) {
+                    const float pr = xp[j] * wk[j];
+                    acc[p][j] = acc[p][j] + pr;
+                }
+            }
+        }
+    }
+    for (int p = 0; p < np; p++) {
+        float *yp = r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0;
+        for (int32_t j = 0; j < nc; j++) {
+            float v = acc[p][j] + (c->bias ? c->bias[c0 + j] : 0.0f);
+            yp[j] = v < c->lo ? c->lo : v > c->hi ? c->hi : v;
+        }
+    }
+}
+
+/* Pixel groups outer, channel blocks inner (a pixel's channels are contiguous). Blocks
+ * of PX pixels; the last block starts at OW - PX and may overlap the one before, which
+ * writes the same values again. Blocks that reach a border check every tap. */
+#define DW_ROW(PXF, VW, MASK_T, MASK)                                                   \
+    for (int32_t ox = 0; ox < c->OW;) {                                                  \
+        const bool full = c->OW >= PX;                                                   \
+        if (full && ox + PX > c->OW) ox = c->OW - PX;                                    \
+        const bool chk = !full || ox < r->a || ox + PX > r->b;                           \
+        for (int32_t c0 = 0; c0 < c->C; c0 += VW) {                                      \
+            const int32_t nc = c->C - c0 < VW ? c->C - c0 : VW;                         \
+            const MASK_T k = MASK;                                                       \
+            if (!full) PXF(c, r, ox, 1, true, c0, k);                                    \
+            else if (chk) PXF(c, r, ox, PX, true, c0, k);                                \
+            else PXF(c, r, ox, PX, false, c0, k);                                        \
+        }                                                                                \
+        ox += full ? PX : 1;                                                             \
+    }
+
+static void row_scalar(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc) }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
+#include <immintrin.h>
+#define INL static inline __attribute__((always_inline))
+
+/* ---- AVX-512F ---------------------------------------------------------------------------- */
+
+#define T512 __attribute__((target("avx512f")))
+
+INL T512 __m512 ld512(const float *p, __mmask16 k, const bool tail) {
+    return tail ? _mm512_maskz_loadu_ps(k, p) : _mm512_loadu_ps(p);
+}
+INL T512 void st512(float *p, __m512 v, __mmask16 k, const bool tail) {
+    if (tail) _mm512_mask_storeu_ps(p, k, v);
+    else _mm512_storeu_ps(p, v);
+}
+INL T512 void out512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, int32_t c0, __mmask16 k,
+                     const bool tail, const __m512 *acc) {
+    const __m512 bv = c->bias ? ld512(c->bias + c0, k, tail) : _mm512_setzero_ps();
+    const __m512 lo = _mm512_set1_ps(c->lo), hi = _mm512_set1_ps(c->hi);
+#pragma GCC unroll 8
+    for (int p = 0; p < np; p++)
+        st512(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0,
+              _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(acc[p], bv))), k, tail);
+}
+
+/* Any geometry: np pixels, each tap loaded per pixel. */
+INL T512 void px_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
+                     int32_t c0, __mmask16 k, const bool tail) {
+    __m512 acc[PX];
+    const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
+#pragma GCC unroll 8
+    for (int p = 0; p < np; p++) acc[p] = _mm512_setzero_ps();
+    for (int32_t ky = 0; ky < c->KH; ky++) {
+        int32_t iy = r->iy0 + ky * c->dh;
+        if (iy < 0 || iy >= c->H) continue;
+        const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)c->C + (size_t)c0;
+        for (int32_t kx = 0; kx < c->KW; kx++) {
+            const int32_t ix0 = ox * c->sw - c->pl + kx * c->dw;
+            const float *xk = check ? xrow : xrow + (ptrdiff_t)ix0 * c->C;   /* unchecked pixel p: xk + p * step */
+            const __m512 wv = ld512(c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0, k, tail);
+#pragma GCC unroll 8
+            for (int p = 0; p < np; p++) {
+                const int32_t ix = ix0 + p * c->sw;
+                if (check && (ix < 0 || ix >= c->W)) continue;
+                const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
+                acc[p] = _mm512_add_ps(acc[p], _mm512_mul_ps(ld512(xq, k, tail), wv));
+            }
+        }
+    }
+    out512(c, r, ox, np, c0, k, tail, acc);
+}
+
+/* Stride SWc, KWc taps DLc apart (compile-time), PX pixels: the NWIN input columns the
+ * block reads from one input row are loaded once and shared by the taps (pixel p, tap kx
+ * reads slot p*SWc + kx*DLc). With `check`, slots outside the image are not loaded and
+ * their taps are skipped, as in the reference. */
+INL T512 void win_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int SWc, const int KWc, const int DLc,
+                      const bool check, int32_t c0, __mmask16 k, const bool tail) {
+    enum { MAXWIN = 17 };
+    const int NWIN = (PX - 1) * SWc + (KWc - 1) * DLc + 1;
+    __m512 acc[PX], xw[MAXWIN];
+#pragma GCC unroll 8
+    for (int p = 0; p < PX; p++) acc[p] = _mm512_setzero_ps();
+    const int32_t col0 = ox * SWc - c->pl;
+    for (int32_t ky = 0; ky < c->KH; ky++) {
+        int32_t iy = r->iy0 + ky * c->dh;
+        if (iy < 0 || iy >= c->H) continue;
+        const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)c->C + (size_t)c0;
+#pragma GCC unroll 17
+        for (int j = 0; j < NWIN; j++) {
+            const int32_t col = col0 + j;
+            xw[j] = !check || (col >= 0 && col < c->W) ? ld512(xrow + (ptrdiff_t)col * c->C, k, tail) : _mm512_setzero_ps();
+        }
+        const float *wr = c->w + (size_t)ky * (size_t)KWc * (size_t)c->C + (size_t)c0;
+#pragma GCC unroll 5
+        for (int kx = 0; kx < KWc; kx++) {
+            const __m512 wv = ld512(wr + (size_t)kx * (size_t)c->C, k, tail);
+#pragma GCC unroll 8
+            for (int p = 0; p < PX; p++) {
+                const int j = p * SWc + kx * DLc;
+                if (check && (col0 + j < 0 || col0 + j >= c->W)) continue;
+                acc[p] = _mm512_add_ps(acc[p], _mm512_mul_ps(xw[j], wv));
+            }
+        }
+    }
+    out512(c, r, ox, PX, c0, k, tail, acc);
+}
+
+/* The geometries with a window kernel: stride 1 or 2, 3 or 5 taps, dilation 1 or 2. */
+static int win_kind(const gc_dwf *c) {
+    if (c->KW == 3 && c->sw == 1 && c->dw == 1) return 1;
+    if (c->KW == 3 && c->sw == 1 && c->dw == 2) return 2;
+    if (c->KW == 3 && c->sw == 2 && c->dw == 1) return 3;
+    if (c->KW == 5 && c->sw == 1 && c->dw == 1) return 4;
+    return 0;
+}
+
+INL T512 void blk_512(const gc_dwf *c, const dw_row *r, int32_t ox, int kind, const bool check, int32_t c0,
+                      __mmask16 k, const bool tail) {
+    switch (kind) {
+    case 1: win_512(c, r, ox, 1, 3, 1, check, c0, k, tail); break;
+    case 2: win_512(c, r, ox, 1, 3, 2, check, c0, k, tail); break;
+    case 3: win_512(c, r, ox, 2, 3, 1, check, c0, k, tail); break;
+    case 4: win_512(c, r, ox, 1, 5, 1, check, c0, k, tail); break;
+    default: px_512(c, r, ox, PX, check, c0, k, tail); break;
+    }
+}
+
+/* Blocks of PX pixels as DW_ROW; full channel blocks unmasked, the last one masked. */
+T512 static void row_512(const gc_dwf *c, const dw_row *r) {
+    const int kind = win_kind(c);
+    for (int32_t ox = 0; ox < c->OW;) {
+        const bool full = c->OW >= PX;
+        if (full && ox + PX > c->OW) ox = c->OW - PX;
+        const bool chk = !full || ox < r->a || ox + PX > r->b;
+        for (int32_t c0 = 0; c0 < c->C; c0 += 16) {
+            const int32_t nc = c->C - c0 < 16 ? c->C - c0 : 16;
+            const __mmask16 k = (__mmask16)(nc >= 16 ? 0xffffu : (1u << nc) - 1u);
+            const bool tail = nc < 16;
+            if (!full) { if (tail) px_512(c, r, ox, 1, true, c0, k, true); else px_512(c, r, ox, 1, true, c0, k, false); }
+            else if (tail) { if (chk) blk_512(c, r, ox, kind, true, c0, k, true); else blk_512(c, r, ox, kind, false, c0, k, true); }
+            else if (chk) blk_512(c, r, ox, kind, true, c0, k, false);
+            else blk_512(c, r, ox, kind, false, c0, k, false);
+        }
+        ox += full ? PX : 1;
+    }
+}
+
+/* ---- AVX2 ---------------------------------------------------------------------------------- */
+
+#define T256 __attribute__((target("avx2")))
+
+INL T256 void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
+                     int32_t c0, __m256i k) {
+    __m256 acc[PX];
+    const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
+#pragma GCC unroll 8
+    for (int p = 0; p < np; p++) acc[p] = _mm256_setzero_ps();
+    for (int32_t ky = 0; ky < c->KH; ky++) {
+        int32_t iy = r->iy0 + ky * c->dh;
+        if (iy < 0 || iy >= c->H) continue;
+        const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)c->C + (size_t)c0;
+        for (int32_t kx = 0; kx < c->KW; kx++) {
+            const int32_t ix0 = ox * c->sw - c->pl + kx * c->dw;
+            const float *xk = check ? xrow : xrow + (ptrdiff_t)ix0 * c->C;   /* unchecked pixel p: xk + p * step */
+            const __m256 wv = _mm256_maskload_ps(c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0, k);
+#pragma GCC unroll 8
+            for (int p = 0; p < np; p++) {
+                const int32_t ix = ix0 + p * c->sw;
+                if (check && (ix < 0 || ix >= c->W)) continue;
+                const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
+                const __m256 xv = _mm256_maskload_ps(xq, k);
+                acc[p] = _mm256_add_ps(acc[p], _mm256_mul_ps(xv, wv));
+            }
+        }
+    }
+    const __m256 bv = c->bias ? _mm256_maskload_ps(c->bias + c0, k) : _mm256_setzero_ps();
+    const __m256 lo = _mm256_set1_ps(c->lo), hi = _mm256_set1_ps(c->hi);
+#pragma GCC unroll 8
+    for (int p = 0; p < np; p++) {
+        __m256 v = _mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_add_ps(acc[p], bv)));
+        _mm256_maskstore_ps(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0, k, v);
+    }
+}
+
+T256 static void row_256(const gc_dwf *c, const dw_row *r) {
+    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)))
+}
+#endif
+
+/* ---- driver ---------------------------------------------------------------------------------- */
+
+int64_t gc_dwf_tiles(const gc_dwf *c) { return (int64_t)c->Bn * c->OH; }
+
+void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t1) {
+    dw_row r;
+    interior(c, &r.a, &r.b);
+    for (int64_t t = t0; t < t1; t++) {
+        int32_t b = (int32_t)(t / c->OH), oy = (int32_t)(t % c->OH);
+        r.xb = x + (size_t)b * (size_t)c->H * (size_t)c->W * (size_t)c->C;
+        r.yr = y + ((size_t)b * (size_t)c->OH + (size_t)oy) * (size_t)c->OW * (size_t)c->C;
+        r.iy0 = oy * c->sh - c->pt;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
+        if (c->isa == GC_ISA_AVX512) { row_512(c, &r); continue; }
+        if (c->isa == GC_ISA_AVX2) { row_256(c, &r); continue; }
+#endif
+        row_scalar(c, &r);
+    }
+}

@@ -1,0 +1,31 @@
+/* dwconv_f32.h — the fast float32 DEPTHWISE_CONV_2D (depth multiplier 1), NHWC.
+ *
+ * Exactness: BIT-IDENTICAL to the reference (conv.c dw_f32): each output channel starts
+ * at +0.0f, adds x*w for the taps inside the image in (ky, kx) order (taps outside are
+ * skipped, as in the reference: no zero row, so any filter values are fine), each product
+ * rounded and then added (no FMA), then + bias (or +0.0f) and the clamp
+ * v < lo ? lo : v > hi ? hi : v. Vectorised across channels (16 per zmm, 8 per ymm), with
+ * a row of up to 8 output pixels' accumulators in registers; pixels whose taps all lie
+ * inside the image run without per-tap checks, the others one at a time with them.
+ * The filter is read in place ([1][KH][KW][C], the file's layout): nothing is copied.
+ *
+ * Threads: gc_dwf_run computes output rows [t0, t1) (row = b * OH + oy); any split gives
+ * the same bits.
+ */
+#ifndef GC_DWCONV_F32_H
+#define GC_DWCONV_F32_H
+
+#include <stdint.h>
+
+typedef struct {
+    int isa;                    /* gc_isa (cpu_isa.h) */
+    const float *w;             /* [KH][KW][C] */
+    const float *bias;          /* [C] or NULL */
+    int32_t Bn, H, W, C, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;
+    float lo, hi;
+} gc_dwf;
+
+int64_t gc_dwf_tiles(const gc_dwf *c);     /* output rows: Bn * OH */
+void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t1);
+
+#endif

@@ -1,0 +1,210 @@
+/* gemm_f32.c — packing and the tile drivers of the fast float paths (gemm_f32.h): they
+ * cut the output into tiles of MR rows and call the microkernels (gemm_f32_ukr.h) per
+ * tile and pair of panels, with row pointers (CONV_2D: one per tap and output pixel,
+ * pointing into the input or at the zero row: an implicit im2col, nothing copied).
+ */
+#include "interp/kernels/gemm_f32.h"
+#include "interp/kernels/gemm_f32_ukr.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { MAX_MR = GC_GEMM_MAX_MR };
+
+static const gc_ukr_set *set_for(gc_isa isa, int32_t N) {
+#ifdef GC_HAVE_X86_KERNELS
+    if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_avx512();
+    if (isa >= GC_ISA_AVX2) return gc_ukr_avx2();
+#else
+    (void)isa; (void)N;
+#endif
+    return gc_ukr_scalar();
+}
+
+size_t gc_gemm_b_layout(gc_gemm_b *b, gc_isa isa, int32_t G, int32_t K, int32_t N) {
+    memset(b, 0, sizeof *b);
+    if (G <= 0 || K <= 0 || N <= 0) return 0;
+    b->ks = set_for(isa, N);
+    b->G = G; b->K = K; b->N = N;
+    b->PW = b->ks->PW; b->MR = b->ks->MR;
+    b->P = (int32_t)(((int64_t)N + b->PW - 1) / b->PW);
+    /* G * P * PW * K floats, + 16 for the alignment */
+    uint64_t n = (uint64_t)G * (uint64_t)b->P;
+    if (n > UINT64_MAX / (uint64_t)b->PW) return 0;
+    n *= (uint64_t)b->PW;
+    if (n > (UINT64_MAX - 16) / (uint64_t)K) return 0;
+    n = n * (uint64_t)K + 16;
+    if (n > SIZE_MAX / sizeof(float)) return 0;
+    return (size_t)n;
+}
+
+void gc_gemm_b_bind(gc_gemm_b *b, float *mem) {
+    uintptr_t p = (uintptr_t)mem;
+    p = (p + 63) & ~(uintptr_t)63;
+    b->w = (float *)p;
+}
+
+static inline float *panel(const gc_gemm_b *b, int32_t g, int32_t p) {
+    return b->w + ((size_t)g * (size_t)b->P + (size_t)p) * (size_t)b->K * (size_t)b->PW;
+}
+
+void gc_gemm_pack_nk(const gc_gemm_b *b, const float *src, int64_t ld) {
+    for (int32_t g = 0; g < b->G; g++)
+        for (int32_t p = 0; p < b->P; p++) {
+            float *d = panel(b, g, p);
+            for (int32_t c = 0; c < b->PW; c++) {
+                int64_t n = (int64_t)p * b->PW + c;
+                const float *s = n < b->N ? src + ((size_t)g * (size_t)b->N + (size_t)n) * (size_t)ld : NULL;
+                for (int32_t k = 0; k < b->K; k++) d[(size_t)k * (size_t)b->PW + (size_t)c] = s ? s[k] : 0.0f;
+            }
+        }
+}
+
+void gc_gemm_pack_kn(const gc_gemm_b *b, const float *src) {
+    for (int32_t p = 0; p < b->P; p++) {
+        float *d = panel(b, 0, p);
+        for (int32_t k = 0; k < b->K; k++)
+            for (int32_t c = 0; c < b->PW; c++) {
+                int64_t n = (int64_t)p * b->PW + c;
+                d[(size_t)k * (size_t)b->PW + (size_t)c] = n < b->N ? src[(size_t)k * (size_t)b->N + (size_t)n] : 0.0f;
+            }
+    }
+}
+
+size_t gc_gemm_bias_floats(const gc_gemm_b *b) { return (size_t)b->G * (size_t)b->P * (size_t)b->PW; }
+
+void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out) {
+    size_t per = (size_t)b->P * (size_t)b->PW;
+    for (int32_t g = 0; g < b->G; g++)
+        for (size_t n = 0; n < per; n++)
+            out[(size_t)g * per + n] = bias && n < (size_t)b->N ? bias[(size_t)g * (size_t)b->N + n] : 0.0f;
+}
+
+/* The panels of group g for one tile: pairs through the two-panel kernel, a last odd
+ * one through the one-panel kernel. */
+static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
+    const gc_ukr_set *ks = b->ks;
+    const bool r1 = u->mr == 1;
+    u->a_mr = b->MR;
+    u->pstride = (int64_t)b->K * b->PW;
+    for (int32_t p = 0; p < b->P; p += u->nc > b->PW ? 2 : 1) {
+        const bool two = p + 1 < b->P && (r1 || ks->two);      /* a set without `two`: one at a time */
+        int64_t nleft = (int64_t)b->N - (int64_t)p * b->PW;
+        int64_t nmax = (two ? 2 : 1) * (int64_t)b->PW;
+        u->nc = (int32_t)(nleft < nmax ? nleft : nmax);
+        u->w = panel(b, g, p);
+        u->bias = bias ? bias + ((size_t)g * (size_t)b->P + (size_t)p) * (size_t)b->PW : NULL;
+        u->y = y + (size_t)p * (size_t)b->PW;
+        (two ? (r1 ? ks->two_r1 : ks->two) : (r1 ? ks->one_r1 : ks->one))(u);
+    }
+}
+
+void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
+                  int32_t mr, const float *bias, float lo, float hi, float *y, int64_t ldy) {
+    gc_ukr_args u = { .mr = mr, .T = T, .ICg = ICg, .a = ind, .a_off = a_off, .lo = lo, .hi = hi, .ldy = ldy };
+    tile_panels(b, &u, g, bias, y);
+}
+
+/* ---- FULLY_CONNECTED / BATCH_MATMUL ---------------------------------------------------- */
+
+int64_t gc_gemmf_tiles(const gc_gemm_b *b, int64_t M) { return (M + b->MR - 1) / b->MR; }
+
+void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
+                  const float *a, int64_t lda, float *y, int64_t ldy, int64_t M,
+                  int64_t t0, int64_t t1) {
+    const int32_t MR = b->MR;
+    const float *rows[MAX_MR];
+    gc_ukr_args u = { .T = 1, .ICg = b->K, .a = rows, .a_off = 0, .lo = lo, .hi = hi, .ldy = ldy };
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t m0 = t * MR, mr = M - m0 < MR ? M - m0 : MR;
+        for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
+        u.mr = (int32_t)mr;
+        tile_panels(b, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
+    }
+}
+
+/* ---- CONV_2D ----------------------------------------------------------------------------- */
+
+bool gc_convf_exact(const float *w, size_t n, bool has_padding_taps) {
+    if (!has_padding_taps) return true;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(w[i])) return false;
+    return true;
+}
+
+int64_t gc_convf_tiles(const gc_convf *c) {
+    int64_t m = (int64_t)c->Bn * c->OH * c->OW;
+    return (m + c->b.MR - 1) / c->b.MR;
+}
+
+/* Row runs: with one group and no horizontal dilation, the KW taps of one kernel row read
+ * KW*C consecutive floats of the input (pixels ix0 .. ix0+KW-1, all channels), in the
+ * reference's (kx, ic) order. So the K loop runs over KH "taps" of KW*C values each: one
+ * row pointer per output pixel and kernel row, straight into the input when the whole run
+ * lies inside it, else into a per-thread copy of the run with zeros for the pixels outside
+ * (and the zero row for a kernel row outside). */
+static bool row_runs(const gc_convf *c) { return c->b.G == 1 && c->dw == 1 && c->KW > 1; }
+
+size_t gc_convf_scratch_bytes(const gc_convf *c) {
+    size_t n = (size_t)c->KH * (size_t)c->KW * (size_t)c->b.MR * sizeof(const float *) + 64;
+    if (row_runs(c)) n += (size_t)c->b.MR * (size_t)c->b.K * sizeof(float) + 64;
+    return n;
+}
+
+void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, int64_t t0, int64_t t1) {
+    const int32_t MR = c->b.MR, G = c->b.G, N = c->b.N;
+    const bool runs = row_runs(c);
+    const int32_t T = runs ? c->KH : c->KH * c->KW, ICg = c->b.K / T, RUN = c->KW * c->C;
+    const int64_t M = (int64_t)c->Bn * c->OH * c->OW, plane = (int64_t)c->OH * c->OW;
+    const float **ind = (const float **)scratch;          /* [T][MR] */
+    float *edge = NULL;                                   /* runs: [MR][KH][KW*C] copies at the borders */
+    if (runs) {
+        uintptr_t p = (uintptr_t)(ind + (size_t)c->KH * c->KW * MR);
+        edge = (float *)((p + 63) & ~(uintptr_t)63);
+    }
+    gc_ukr_args u = { .T = T, .ICg = ICg, .a = ind, .lo = c->lo, .hi = c->hi, .ldy = c->OC };
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t p0 = t * MR, mr = M - p0 < MR ? M - p0 : MR;
+        /* the tile's first pixel, then step through the next ones (no division per pixel) */
+        int32_t bi = (int32_t)(p0 / plane), oy = (int32_t)(p0 % plane / c->OW), ox = (int32_t)(p0 % plane % c->OW);
+        const int32_t b0 = bi, oy0 = oy, ox0 = ox;
+        for (int32_t m = 0; m < MR; m++) {
+            if (m == mr) { bi = b0; oy = oy0; ox = ox0; }   /* rows past the tile repeat row 0 */
+            const float *xb = x + (size_t)bi * (size_t)c->H * (size_t)c->W * (size_t)c->C;
+            const int32_t ix0 = ox * c->sw - c->pl;
+            for (int32_t ky = 0; ky < c->KH; ky++) {
+                const int32_t iy = oy * c->sh - c->pt + ky * c->dh;
+                const bool row_in = iy >= 0 && iy < c->H;
+                if (runs) {
+                    const float *src = c->zero;
+                    if (row_in && ix0 >= 0 && ix0 + c->KW <= c->W) {
+                        src = xb + ((size_t)iy * (size_t)c->W + (size_t)ix0) * (size_t)c->C;
+                    } else if (row_in) {                   /* part of the run is outside */
+                        float *e = edge + ((size_t)m * (size_t)c->KH + (size_t)ky) * (size_t)RUN;
+                        for (int32_t kx = 0; kx < c->KW; kx++) {
+                            const int32_t ix = ix0 + kx;
+                            const float *sp = xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C;
+                            for (int32_t i = 0; i < c->C; i++) e[(size_t)kx * c->C + i] = ix >= 0 && ix < c->W ? sp[i] : 0.0f;
+                        }
+                        src = e;
+                    }
+                    ind[(size_t)ky * MR + m] = src;
+                    continue;
+                }
+                for (int32_t kx = 0; kx < c->KW; kx++) {
+                    const int32_t ix = ix0 + kx * c->dw;
+                    const bool in = row_in && ix >= 0 && ix < c->W;
+                    ind[(size_t)(ky * c->KW + kx) * MR + m] =
+                        in ? xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C : c->zero;
+                }
+            }
+            if (m < mr && ++ox == c->OW) { ox = 0; if (++oy == c->OH) { oy = 0; bi++; } }
+        }
+        u.mr = (int32_t)mr;
+        float *yt = y + (size_t)p0 * (size_t)c->OC;
+        for (int32_t g = 0; g < G; g++) {
+            u.a_off = (int64_t)g * ICg;
+            tile_panels(&c->b, &u, g, c->bias, yt + (size_t)g * (size_t)N);
+        }
+    }
+}

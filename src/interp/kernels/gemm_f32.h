@@ -1,0 +1,95 @@
+/* gemm_f32.h — the fast float32 paths of CONV_2D, FULLY_CONNECTED and BATCH_MATMUL:
+ * weights packed once into panels, register-blocked microkernels (gemm_f32_ukr.h) for
+ * AVX-512, AVX2 and portable C, chosen at run time (cpu_isa.h).
+ *
+ * Exactness: BIT-IDENTICAL to the reference kernels (conv.c conv_f32, fc.c fc_eval and
+ * bmm_eval in fp32). Every output starts at +0.0f and adds its products one at a time in
+ * the reference order — CONV_2D: taps (ky, kx) in order, then the group's input channels
+ * in order; FULLY_CONNECTED / BATCH_MATMUL: k = 0..K-1 — each product rounded to float
+ * and then added (separate multiply and add instructions, never FMA), then the bias is
+ * added (CONV_2D / FULLY_CONNECTED: the bias or +0.0f; BATCH_MATMUL: nothing) and the
+ * clamp applied (v < lo ? lo : v > hi ? hi : v). Vectorisation runs across independent
+ * outputs only (output channels within a panel, rows within a tile). NaN payloads aside,
+ * the same bits come out for every input. One condition: a CONV_2D tap outside the image
+ * is read from a row of zeros instead of being skipped, which adds x*w = +-0 to a sum
+ * that is never -0 (it starts at +0 and adds in round-to-nearest), a no-op only while
+ * 0 * w is not NaN: gc_convf_exact refuses filters with Inf or NaN weights when the conv
+ * has padding taps (the caller then runs the reference kernel).
+ *
+ * Threads: every entry point computes a range of tiles [t0, t1) on the calling thread
+ * and writes only those tiles' outputs; a tile's results do not depend on the range it
+ * is computed in, so any split over threads gives the same bits.
+ */
+#ifndef GC_GEMM_F32_H
+#define GC_GEMM_F32_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "interp/kernels/cpu_isa.h"
+
+struct gc_ukr_set;
+
+#define GC_GEMM_MAX_MR 16       /* the most rows a kernel set's tile has (gc_gemm_b.MR) */
+
+/* B (the weights) packed for one kernel set: G groups of a K x N matrix each, split into
+ * P = ceil(N / PW) panels of PW columns: w[((g*P + p)*K + k)*PW + c] = B_g[k][p*PW + c],
+ * zero for p*PW + c >= N. 64-byte aligned. */
+typedef struct {
+    const struct gc_ukr_set *ks;
+    int32_t G, K, N, PW, P, MR;
+    float *w;
+} gc_gemm_b;
+
+/* Choose the layout for `isa` (AVX-512 with N <= 8 uses the AVX2 kernels: 8-float
+ * panels waste fewer lanes) and return the floats to allocate for the weights (with
+ * room for the 64-byte alignment), 0 when the sizes overflow. */
+size_t gc_gemm_b_layout(gc_gemm_b *b, gc_isa isa, int32_t G, int32_t K, int32_t N);
+/* Point b->w into `mem` (gc_gemm_b_layout's floats). */
+void gc_gemm_b_bind(gc_gemm_b *b, float *mem);
+/* Fill the panels from B_g[k][n] = src[(g*N + n)*ld + k] (a filter [G*N][K] with row
+ * stride ld, FULLY_CONNECTED's [units][depth], BATCH_MATMUL's adj_y b) ... */
+void gc_gemm_pack_nk(const gc_gemm_b *b, const float *src, int64_t ld);
+/* ... or from B[k][n] = src[k*N + n] (G = 1: BATCH_MATMUL's b). */
+void gc_gemm_pack_kn(const gc_gemm_b *b, const float *src);
+/* The bias padded to the panels: out[g*P*PW + n] = bias[g*N + n] (0 past N; all 0
+ * when bias is NULL); out holds G*P*PW floats. */
+void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out);
+size_t gc_gemm_bias_floats(const gc_gemm_b *b);
+
+/* One tile of any indirect GEMM: rows m < mr of y (row stride ldy) from the row pointers
+ * ind[t*MR + m] (+ a_off; T taps of ICg values, K = T*ICg = b->K; rows mr..MR-1 must
+ * point at readable memory), every panel of group g; bias: the group's padded bias or NULL. */
+void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
+                  int32_t mr, const float *bias, float lo, float hi, float *y, int64_t ldy);
+
+/* ---- FULLY_CONNECTED / BATCH_MATMUL: y = clamp(a B + bias) ------------------------------
+ * a: M rows of K floats, row stride lda; y: M rows of N floats, row stride ldy; bias: the
+ * padded bias (gc_gemm_pack_bias) or NULL (no addition, BATCH_MATMUL). Tiles are the
+ * groups of MR rows. */
+int64_t gc_gemmf_tiles(const gc_gemm_b *b, int64_t M);
+void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
+                  const float *a, int64_t lda, float *y, int64_t ldy, int64_t M,
+                  int64_t t0, int64_t t1);
+
+/* ---- CONV_2D (NHWC, groups) ---------------------------------------------------------------
+ * Geometry as conv.c's: input [Bn, H, W, C], output [Bn, OH, OW, OC], OC = G * OCg, filter
+ * [OC][KH][KW][ICg] packed with G groups, K = KH*KW*ICg, N = OCg. Tiles are groups of MR
+ * consecutive output pixels (b, oy, ox flattened), all groups and channels. */
+typedef struct {
+    gc_gemm_b b;
+    const float *bias;          /* gc_gemm_pack_bias */
+    const float *zero;          /* zeros a tap outside the image reads: KW*C with one
+                                   group (row runs, gemm_f32.c), else C */
+    int32_t Bn, H, W, C, OH, OW, OC, KH, KW, sh, sw, dh, dw, pt, pl;
+    float lo, hi;
+} gc_convf;
+
+/* true when the fast path computes this conv bit-identically (see the top): filters
+ * with Inf / NaN weights and padding taps are refused. */
+bool gc_convf_exact(const float *w, size_t n, bool has_padding_taps);
+int64_t gc_convf_tiles(const gc_convf *c);
+size_t gc_convf_scratch_bytes(const gc_convf *c);          /* per thread */
+void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, int64_t t0, int64_t t1);
+
+#endif

@@ -1,0 +1,59 @@
+/* gemm_f32_ukr.h — the register-blocked microkernels behind gemm_f32.h (private to
+ * gemm_f32*.c and dwconv_f32.c).
+ *
+ * One call computes an MR x (NP*PW) tile of outputs: MR rows (output pixels, or rows of
+ * x) by NP panels of PW output channels. The accumulators stay in vector registers for
+ * the whole K loop, K = T taps x ICg channels, k = t*ICg + ic:
+ *
+ *     acc[m][n] = +0.0f
+ *     for t, ic:  acc[m][n] = acc[m][n] + a[t][m][a_off + ic] * w[k][n]   (product rounded
+ *                                                                          to float, then
+ *                                                                          the sum: no FMA)
+ *     y[m][n] = clamp(bias ? acc[m][n] + bias[n] : acc[m][n], lo, hi)  for m < mr, n < nc
+ *     clamp(v) = v < lo ? lo : v > hi ? hi : v       (max(lo, v) then min(hi, v): NaN stays)
+ *
+ * a[t][m] (the row pointers, a[t*MR + m]) point at ICg floats each: an input pixel's
+ * channels, or a zero row for a tap outside the image. Rows m >= mr must still point at
+ * readable memory (the drivers repeat row 0); their results are computed and dropped.
+ * Panels are [K][PW] floats, 64-byte aligned, the second one `pstride` floats after the
+ * first; lanes past nc hold zeros. The ISA files provide each a set: kernels for one and
+ * two panels, for a full tile of MR rows and for a single row (mr == 1: FULLY_CONNECTED
+ * with one row, matrix-vector products), so a one-row call does not compute MR rows.
+ */
+#ifndef GC_GEMM_F32_UKR_H
+#define GC_GEMM_F32_UKR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int32_t mr;                 /* rows to store, 1..MR (the single-row kernels: 1) */
+    int32_t nc;                 /* columns to store, 1..NP*PW */
+    int32_t T, ICg;             /* taps and channels per tap: K = T * ICg */
+    const float *const *a;      /* [T][MR] row pointers, MR = the set's (a_mr) */
+    int32_t a_mr;
+    int64_t a_off;              /* added to every row pointer (the group's first channel) */
+    const float *w;             /* first panel [K][PW]; the second at w + pstride */
+    int64_t pstride;
+    const float *bias;          /* NP*PW values, or NULL: no addition (BATCH_MATMUL) */
+    float lo, hi;               /* clamp (-inf, inf: none) */
+    float *y;                   /* row m, column n at y[m*ldy + n] */
+    int64_t ldy;
+} gc_ukr_args;
+
+typedef void (*gc_ukr_fn)(const gc_ukr_args *g);
+
+typedef struct gc_ukr_set {
+    int32_t PW, MR;             /* panel width (floats), rows per full tile */
+    gc_ukr_fn two, one;         /* MR rows x 2 panels (NULL: none, one panel at a time) / x 1 panel */
+    gc_ukr_fn two_r1, one_r1;   /* 1 row */
+} gc_ukr_set;
+
+const gc_ukr_set *gc_ukr_scalar(void);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
+#define GC_HAVE_X86_KERNELS 1
+const gc_ukr_set *gc_ukr_avx2(void);
+const gc_ukr_set *gc_ukr_avx512(void);
+#endif
+
+#endif

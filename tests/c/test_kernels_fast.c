@@ -1,0 +1,297 @@
+/* test_kernels_fast.c — the fast fp32 kernels (kernels/gemm_f32.h, dwconv_f32.h) give
+ * exactly the reference kernels' bits (opts.reference_kernels), at every instruction-set
+ * level this CPU has (gc_isa_force: scalar, avx2, avx512), single- and multi-threaded, over
+ * randomized shapes: odd sizes, strides, dilations, SAME / VALID padding, groups, 1..9
+ * and wider output channels, every fused activation, with and without bias; plus the
+ * cases the fast path must refuse (Inf weights with padding taps, depth multiplier 2, a
+ * run-time bias) and still match. Each case also checks which path ran (ops_fast).
+ */
+#include "test_kernels_harness.h"
+#include "interp/kernels/cpu_isa.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static uint64_t rs = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void) {                     /* xorshift64* */
+    rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27;
+    return (uint32_t)((rs * 0x2545f4914f6cdd1dull) >> 32);
+}
+static int irand(int lo, int hi) { return lo + (int)(rnd() % (uint32_t)(hi - lo + 1)); }
+static float frand(void) { return ((float)(rnd() >> 8) / 16777216.0f) * 2.0f - 1.0f; }
+static float *fill(size_t n, float scale) {
+    float *p = malloc((n ? n : 1) * sizeof(float));
+    for (size_t i = 0; i < n; i++) p[i] = frand() * scale;
+    return p;
+}
+
+/* Run the one-op model; copy output 0 into *out (malloc'd), its size into *nbytes. */
+static bool run(kt_model *r, const kt_tensor *ins, int n_in, bool ref, int threads, float **out, size_t *nbytes,
+                int *n_fast) {
+    char err[512];
+    gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = -1, .threads = threads, .reference_kernels = ref };
+    gc_interp *it = gc_interp_new(r->m, &o, err, sizeof err);
+    bool ok = it && gc_interp_prepare(it) == GC_OK;
+    if (!ok) fprintf(stderr, "  prepare: %s\n", it ? gc_interp_errmsg(it) : err);
+    int g = 0;
+    for (int i = 0; ok && i < n_in; i++) {
+        if (ins[i].type < 0 || ins[i].data) continue;
+        gc_tview v = gc_interp_input(it, g++);
+        memcpy(v.data, ins[i].feed, v.nbytes);
+    }
+    if (ok && gc_interp_invoke(it) != GC_OK) { fprintf(stderr, "  invoke: %s\n", gc_interp_errmsg(it)); ok = false; }
+    if (ok) {
+        gc_tview v = gc_interp_output(it, 0);
+        *nbytes = v.nbytes;
+        *out = malloc(v.nbytes ? v.nbytes : 1);
+        memcpy(*out, v.data, v.nbytes);
+        gc_interp_stats st;
+        gc_interp_stats_get(it, &st);
+        *n_fast = st.n_fast;
+    }
+    gc_interp_free(it);
+    return ok;
+}
+
+/* Same bits, or both NaN. */
+static size_t first_diff(const float *a, const float *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x, y;
+        memcpy(&x, &a[i], 4); memcpy(&y, &b[i], 4);
+        if (x != y && !(isnan(a[i]) && isnan(b[i]))) return i;
+    }
+    return n;
+}
+
+static int n_cases, n_fast_cases;
+
+/* The reference once, then the fast kernels at each level (1 and 3 threads): identical,
+ * and the fast path taken exactly when `want_fast`. */
+static void compare(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast, const char *what) {
+    float *want = NULL; size_t nw = 0; int nf = 0;
+    CHECK_MSG(run(r, ins, n_in, true, 1, &want, &nw, &nf), "%s: reference run failed", what);
+    if (!want) return;
+    CHECK_MSG(nf == 0, "%s: reference run used %d fast kernels", what, nf);
+    n_cases++;
+    n_fast_cases += want_fast;
+    for (int isa = GC_ISA_SCALAR; isa <= (int)gc_isa_detect(); isa++) {
+        gc_isa_force(isa);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            float *got = NULL; size_t ng = 0;
+            bool ok = run(r, ins, n_in, false, threads, &got, &ng, &nf);
+            CHECK_MSG(ok, "%s: fast run failed (isa %s)", what, gc_isa_name((gc_isa)isa));
+            if (ok) {
+                CHECK_MSG(nf == (want_fast ? 1 : 0), "%s: isa %s: %d fast kernels, expected %d", what,
+                          gc_isa_name((gc_isa)isa), nf, want_fast ? 1 : 0);
+                CHECK_MSG(ng == nw, "%s: %zu bytes vs %zu", what, ng, nw);
+                size_t d = ng == nw ? first_diff(got, want, nw / 4) : 0;
+                CHECK_MSG(d == nw / 4, "%s: isa %s, %d threads: output[%zu] = %.9g, reference %.9g", what,
+                          gc_isa_name((gc_isa)isa), threads, d, d < nw / 4 ? (double)got[d] : 0.0,
+                          d < nw / 4 ? (double)want[d] : 0.0);
+            }
+            free(got);
+        }
+    }
+    gc_isa_force(-1);
+    free(want);
+}
+
+static int32_t out_dim(int32_t in, int32_t k, int32_t s, int32_t d, bool same) {
+    int32_t e = (k - 1) * d + 1;
+    return same ? (in + s - 1) / s : (in - e + s) / s;
+}
+
+/* One CONV_2D (dw = false) or DEPTHWISE_CONV_2D case. x_special: put Inf / NaN into x;
+ * w_inf: an Inf weight. */
+static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int mult, int KH, int KW, int sh, int sw,
+                      int dh, int dwl, bool same, int act, bool bias, bool x_special, bool w_inf) {
+    int ICg = C / G, OC = dw ? C * mult : G * OCg;
+    int32_t OH = out_dim(H, KH, sh, dh, same), OW = out_dim(W, KW, sw, dwl, same);
+    if (OH <= 0 || OW <= 0) return;
+    size_t nx = (size_t)B * H * W * C, nw = dw ? (size_t)KH * KW * OC : (size_t)OC * KH * KW * ICg;
+    float *x = fill(nx, 2.0f), *w = fill(nw, 1.0f), *b = fill((size_t)OC, 0.5f);
+    if (x_special && nx > 2) { x[nx / 2] = INFINITY; x[nx / 3] = NAN; x[0] = -INFINITY; }
+    if (w_inf) w[nw / 2] = INFINITY;
+    kt_tensor ins[3] = {
+        KT_IN(GC_T_FLOAT32, 4, KT_S(B, H, W, C), x),
+        dw ? (kt_tensor)KT_C(GC_T_FLOAT32, 4, KT_S(1, KH, KW, OC), w) : (kt_tensor)KT_C(GC_T_FLOAT32, 4, KT_S(OC, KH, KW, ICg), w),
+        bias ? (kt_tensor)KT_C(GC_T_FLOAT32, 1, KT_S(OC), b) : (kt_tensor){ .type = -1 },
+    };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(B, OH, OW, OC)) };
+    kt_model r = kt_build(dw ? GC_OP_DEPTHWISE_CONV_2D : GC_OP_CONV_2D,
+                          dw ? GC_BO_DepthwiseConv2DOptions : GC_BO_Conv2DOptions, ins, 3, outs, 1);
+    if (dw) {
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_padding, same ? 0 : 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_h, sh);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_w, sw);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_dilation_h_factor, dh);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_dilation_w_factor, dwl);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, mult);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_fused_activation_function, act);
+    } else {
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_padding, same ? 0 : 1);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, sh);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, sw);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_h_factor, dh);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_w_factor, dwl);
+        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_fused_activation_function, act);
+    }
+    /* padding taps: some output reads outside the input */
+    int pt = same ? ((OH - 1) * sh + (KH - 1) * dh + 1 - H) / 2 : 0, pl = same ? ((OW - 1) * sw + (KW - 1) * dwl + 1 - W) / 2 : 0;
+    bool pad = pt > 0 || pl > 0 || (OH - 1) * sh - (pt > 0 ? pt : 0) + (KH - 1) * dh >= H ||
+               (OW - 1) * sw - (pl > 0 ? pl : 0) + (KW - 1) * dwl >= W;
+    bool want_fast = dw ? mult == 1 : !(w_inf && pad);
+    char what[256];
+    snprintf(what, sizeof what, "%s B%d %dx%dx%d G%d OCg%d m%d k%dx%d s%dx%d d%dx%d %s act%d bias%d xs%d winf%d",
+             dw ? "DEPTHWISE" : "CONV", B, H, W, C, G, OCg, mult, KH, KW, sh, sw, dh, dwl, same ? "SAME" : "VALID", act,
+             bias, x_special, w_inf);
+    compare(&r, ins, 3, want_fast, what);
+    gc_model_free(r.m);
+    free(x); free(w); free(b);
+}
+
+GC_TEST(kernels_fast_conv_random) {
+    for (int i = 0; i < 120; i++) {
+        int G = irand(1, 6) == 1 ? irand(2, 3) : 1;
+        int ICg = irand(1, 13), OCg;
+        int pick = irand(0, 3);
+        OCg = pick == 0 ? irand(1, 9) : pick == 1 ? irand(10, 20) : pick == 2 ? irand(21, 40) : irand(41, 70);
+        int KH = irand(1, 4), KW = irand(1, 4);
+        if (irand(0, 3) == 0) KH = KW = 1;
+        conv_case(false, irand(1, 2), irand(1, 11), irand(1, 13), ICg * G, G, OCg, 1, KH, KW, irand(1, 3), irand(1, 3),
+                  irand(1, 2), irand(1, 2), irand(0, 1), irand(0, 3), irand(0, 3) != 0, irand(0, 9) == 0, false);
+    }
+    CHECK_MSG(n_fast_cases > 0, "no case took the fast path");
+}
+
+GC_TEST(kernels_fast_conv_edges) {
+    /* 1..9 output channels, a 1x1 conv as a GEMM, big K, non-finite weights */
+    for (int oc = 1; oc <= 9; oc++) conv_case(false, 1, 9, 7, 5, 1, oc, 1, 3, 3, 1, 1, 1, 1, true, oc % 4, true, false, false);
+    conv_case(false, 1, 17, 19, 33, 1, 47, 1, 1, 1, 1, 1, 1, 1, false, 3, true, false, false);
+    conv_case(false, 1, 6, 6, 160, 1, 35, 1, 3, 3, 2, 2, 1, 1, true, 1, true, false, false);
+    conv_case(false, 1, 1, 1, 7, 1, 3, 1, 1, 1, 1, 1, 1, 1, false, 0, false, false, false);     /* one pixel */
+    conv_case(false, 1, 8, 8, 4, 1, 16, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, true);      /* Inf, padding: reference */
+    conv_case(false, 1, 8, 8, 4, 1, 16, 1, 3, 3, 1, 1, 1, 1, false, 0, true, false, true);     /* Inf, VALID: fast */
+    conv_case(false, 2, 9, 9, 6, 2, 5, 1, 2, 3, 2, 1, 2, 1, true, 2, false, true, false);      /* Inf / NaN in x */
+}
+
+GC_TEST(kernels_fast_depthwise_random) {
+    for (int i = 0; i < 100; i++) {
+        int K = irand(0, 4) == 0 ? irand(4, 7) : irand(1, 3) * 2 - 1;
+        int KW = irand(0, 5) == 0 ? irand(1, 5) : K;
+        conv_case(true, irand(1, 2), irand(1, 21), irand(1, 23), irand(1, 40), 1, 0, irand(0, 7) == 0 ? 2 : 1, K, KW,
+                  irand(1, 2), irand(1, 2), irand(1, 2), irand(1, 2), irand(0, 1), irand(0, 3), irand(0, 3) != 0,
+                  irand(0, 9) == 0, irand(0, 9) == 0);
+    }
+    /* the window kernels' geometries, wide rows, a channel tail */
+    conv_case(true, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 3, true, false, false);
+    conv_case(true, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 2, 2, true, 3, true, false, false);
+    conv_case(true, 1, 34, 35, 48, 1, 0, 1, 3, 3, 2, 2, 1, 1, true, 0, true, false, false);
+    conv_case(true, 1, 20, 29, 17, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 1, false, false, false);
+    conv_case(true, 1, 20, 29, 17, 1, 0, 1, 5, 5, 1, 1, 1, 1, false, 2, true, false, true);
+    conv_case(true, 1, 5, 6, 16, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 0, true, true, false);
+}
+
+/* TRANSPOSE_CONV (output_shape, filter [OC, KH, KW, C], x, bias?): output OH x OW given. */
+static void tconv_case(int B, int H, int W, int C, int OC, int KH, int KW, int sh, int sw, bool same, int act,
+                       bool bias, bool w_inf) {
+    int32_t OH = same ? H * sh : (H - 1) * sh + KH, OW = same ? W * sw : (W - 1) * sw + KW;
+    int32_t oshape[4] = { B, OH, OW, OC };
+    size_t nx = (size_t)B * H * W * C, nw = (size_t)OC * KH * KW * C;
+    float *x = fill(nx, 2.0f), *w = fill(nw, 1.0f), *b = fill((size_t)OC, 0.5f);
+    if (w_inf) w[nw / 2] = -INFINITY;
+    kt_tensor ins[4] = {
+        KT_C(GC_T_INT32, 1, KT_S(4), oshape),
+        KT_C(GC_T_FLOAT32, 4, KT_S(OC, KH, KW, C), w),
+        KT_IN(GC_T_FLOAT32, 4, KT_S(B, H, W, C), x),
+        bias ? (kt_tensor)KT_C(GC_T_FLOAT32, 1, KT_S(OC), b) : (kt_tensor){ .type = -1 },
+    };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(B, OH, OW, OC)) };
+    kt_model r = kt_build(GC_OP_TRANSPOSE_CONV, GC_BO_TransposeConvOptions, ins, 4, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_padding, same ? 0 : 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_h, sh);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_stride_w, sw);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_TransposeConvOptions_fused_activation_function, act);
+    char what[160];
+    snprintf(what, sizeof what, "TCONV B%d %dx%dx%d->%d k%dx%d s%dx%d %s act%d bias%d winf%d", B, H, W, C, OC, KH, KW,
+             sh, sw, same ? "SAME" : "VALID", act, bias, w_inf);
+    compare(&r, ins, 4, !w_inf, what);
+    gc_model_free(r.m);
+    free(x); free(w); free(b);
+}
+
+GC_TEST(kernels_fast_transpose_conv) {
+    for (int i = 0; i < 50; i++)
+        tconv_case(irand(1, 2), irand(1, 9), irand(1, 11), irand(1, 20), irand(1, 40), irand(1, 5), irand(1, 5),
+                   irand(1, 3), irand(1, 3), irand(0, 1), irand(0, 3), irand(0, 1), false);
+    tconv_case(1, 1, 32, 64, 2, 1, 5, 1, 2, true, 0, true, false);     /* dp_net's last layers */
+    tconv_case(1, 4, 4, 8, 8, 1, 1, 3, 3, false, 1, true, false);      /* kernel smaller than the stride */
+    tconv_case(1, 5, 5, 4, 6, 3, 3, 2, 2, true, 0, true, true);        /* -Inf weight: the reference */
+}
+
+/* FULLY_CONNECTED: constant or run-time weights, constant / absent / run-time bias. */
+static void fc_case(int rows, int K, int N, int act, int bias_kind, bool w_runtime) {
+    float *x = fill((size_t)rows * K, 2.0f), *w = fill((size_t)N * K, 1.0f), *b = fill((size_t)N, 0.5f);
+    kt_tensor ins[3] = {
+        KT_IN(GC_T_FLOAT32, 2, KT_S(rows, K), x),
+        w_runtime ? (kt_tensor)KT_IN(GC_T_FLOAT32, 2, KT_S(N, K), w) : (kt_tensor)KT_C(GC_T_FLOAT32, 2, KT_S(N, K), w),
+        bias_kind == 0 ? (kt_tensor){ .type = -1 } : bias_kind == 1 ? (kt_tensor)KT_C(GC_T_FLOAT32, 1, KT_S(N), b)
+                                                                     : (kt_tensor)KT_IN(GC_T_FLOAT32, 1, KT_S(N), b),
+    };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 2, KT_S(rows, N)) };
+    kt_model r = kt_build(GC_OP_FULLY_CONNECTED, GC_BO_FullyConnectedOptions, ins, 3, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_FullyConnectedOptions_fused_activation_function, act);
+    char what[128];
+    snprintf(what, sizeof what, "FC %dx%d * [%d,%d]' act%d bias%d wrt%d", rows, K, N, K, act, bias_kind, w_runtime);
+    compare(&r, ins, 3, bias_kind != 2, what);
+    gc_model_free(r.m);
+    free(x); free(w); free(b);
+}
+
+GC_TEST(kernels_fast_fully_connected) {
+    for (int i = 0; i < 60; i++)
+        fc_case(irand(0, 2) == 0 ? 1 : irand(1, 21), irand(1, 70), irand(1, 70), irand(0, 3), irand(0, 1), irand(0, 4) == 0);
+    fc_case(1, 300, 257, 0, 1, false);
+    fc_case(70, 200, 70, 3, 1, false);            /* big enough to be split over 3 threads */
+    fc_case(9, 33, 5, 3, 2, false);               /* run-time bias: the reference */
+}
+
+/* BATCH_MATMUL [Ba, 1, M, K] x [Bb, K, N] (adj_x / adj_y transpose the last two dims). */
+static void bmm_case(int Ba, int Bb, int M, int K, int N, bool adj_x, bool adj_y, bool b_const) {
+    float *a = fill((size_t)Ba * M * K, 2.0f), *b = fill((size_t)Bb * K * N, 1.0f);
+    kt_tensor ins[2] = {
+        adj_x ? (kt_tensor)KT_IN(GC_T_FLOAT32, 4, KT_S(Ba, 1, K, M), a) : (kt_tensor)KT_IN(GC_T_FLOAT32, 4, KT_S(Ba, 1, M, K), a),
+        b_const ? (adj_y ? (kt_tensor)KT_C(GC_T_FLOAT32, 3, KT_S(Bb, N, K), b) : (kt_tensor)KT_C(GC_T_FLOAT32, 3, KT_S(Bb, K, N), b))
+                : (adj_y ? (kt_tensor)KT_IN(GC_T_FLOAT32, 3, KT_S(Bb, N, K), b) : (kt_tensor)KT_IN(GC_T_FLOAT32, 3, KT_S(Bb, K, N), b)),
+    };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(Ba, Bb, M, N)) };
+    kt_model r = kt_build(GC_OP_BATCH_MATMUL, GC_BO_BatchMatMulOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_BatchMatMulOptions_adj_x, adj_x);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_BatchMatMulOptions_adj_y, adj_y);
+    char what[128];
+    snprintf(what, sizeof what, "BMM [%d,1,%d,%d] x [%d,%d,%d] adj %d%d const %d", Ba, M, K, Bb, K, N, adj_x, adj_y, b_const);
+    compare(&r, ins, 2, true, what);
+    gc_model_free(r.m);
+    free(a); free(b);
+}
+
+GC_TEST(kernels_fast_batch_matmul) {
+    for (int i = 0; i < 40; i++)
+        bmm_case(irand(1, 2), irand(1, 3), irand(1, 19), irand(1, 40), irand(1, 40), irand(0, 1), irand(0, 1), irand(0, 1));
+    bmm_case(1, 1, 1, 64, 100, false, false, true);
+    bmm_case(2, 1, 70, 64, 80, true, false, false);  /* split over 3 threads */
+}
+
+GC_TEST(kernels_fast_isa_levels) {
+    /* gc_isa_force clamps to the CPU and -1 goes back to the detected / environment level */
+    gc_isa hw = gc_isa_detect();
+    gc_isa_force(GC_ISA_AVX512);
+    CHECK(gc_isa_active() == hw);
+    gc_isa_force(GC_ISA_SCALAR);
+    CHECK(gc_isa_active() == GC_ISA_SCALAR);
+    gc_isa_force(-1);
+    CHECK(gc_isa_active() <= hw);
+    CHECK(!strcmp(gc_isa_name(GC_ISA_AVX2), "avx2"));
+    printf("  (cpu: %s; %d cases compared so far)\n", gc_isa_name(hw), n_cases);
+}
