@@ -50,14 +50,7 @@
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
  * output's accumulation order; GCC's -O2 does not vectorise them, -O3 does. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("O3")
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define GC_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GC_CLONES
-#endif
+#include "interp/kernels/vec_loops.h"
 
 #include <stdlib.h>
 

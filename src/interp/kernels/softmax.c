@@ -17,14 +17,7 @@
 
 /* The quotient and copy loops run across independent outputs, so vectorising them keeps
  * every result; GCC's -O2 does not vectorise them, -O3 does (as conv.c). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("O3")
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(GC_NO_SIMD)
-#define GC_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GC_CLONES
-#endif
+#include "interp/kernels/vec_loops.h"
 
 typedef struct { float beta; uint64_t rows, len; float table[256]; } softmax_data;
 
