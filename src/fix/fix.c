@@ -43,6 +43,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_bmm_adj_explicit,     /* fix.bmm.adj_explicit (classic.bmm_adj_ignored) */
     &gc_fix_bmm_batch_explicit,   /* fix.bmm.batch_explicit (ML Drift: unequal batch dims miscompute) */
     &gc_fix_dwconv_k1_multiplier, /* fix.depthwise.k1_multiplier (ML Drift: 1x1 depthwise with multiplier > 1 miscomputes) */
+    &gc_fix_conv_group_dense,     /* fix.conv.group_dense (ML Drift: grouped conv with < 4 outputs per group miscomputes) */
     &gc_fix_pow_square,           /* fix.pow.square (NaN for negative bases on the GPU) */
     &gc_fix_cumsum_canon,     /* fix.cumsum.canon (exclusive, reverse, negative axis, axis 0: wrong on the GPU) */
 };

@@ -5,6 +5,7 @@
  *   bmm_batch_explicit    BATCH_MATMUL with unequal batch dims
  *   dequantize_const      DEQUANTIZE of a constant int8 tensor (kernel building fails)
  *   dwconv_k1_multiplier  1x1 DEPTHWISE_CONV_2D with depth_multiplier > 1
+ *   conv_group_dense      grouped CONV_2D with < 4 output channels per group
  */
 #include "test_fix_lib.h"
 
@@ -428,5 +429,91 @@ GC_TEST(fix_measured_dwconv_nonfinite_stated) {
     free(xin);
     run_free(&r);
     gc_model_free(orig); free(keep);
+    gc_model_free(mm);
+}
+
+/* ---- grouped CONV_2D (fact numerics.conv_group_out) ---------------------------------------- */
+
+/* x [1,9,9,cin] -> CONV_2D 3x3 (stride s, dilation d, VALID, groups cin/cg) with cout outputs */
+static gc_model *gconv_model(int cin, int cg, int cout, int s, int d, int act, bool bias) {
+    mb b = mb_new();
+    int span = 2 * d + 1, oh = (9 - span) / s + 1;
+    int32_t x = T(&b, "x", GC_T_FLOAT32, 4, V(1, 9, 9, cin));
+    int nw = cout * 9 * cg;
+    float *wd = malloc(sizeof(float) * (size_t)nw), bd[64];
+    for (int i = 0; i < nw; i++) wd[i] = cosf(0.53f * (float)i) * 0.7f;
+    for (int i = 0; i < cout; i++) bd[i] = 0.03f * (float)i - 0.2f;
+    int32_t w = C(&b, "w", GC_T_FLOAT32, 4, V(cout, 3, 3, cg), wd, sizeof(float) * (size_t)nw);
+    free(wd);
+    int32_t bb = bias ? C(&b, "b", GC_T_FLOAT32, 1, V(cout), bd, sizeof(float) * (size_t)cout) : -1;
+    int32_t y = T(&b, "y", GC_T_FLOAT32, 4, V(1, oh, oh, cout));
+    int32_t op = OP(&b, GC_OP_CONV_2D, 6, bias ? 3 : 2, V(x, w, bb), 1, V(y));
+    gc_options *o = OPT(&b, op);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_padding, 1);   /* VALID */
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_stride_w, s);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_stride_h, s);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_dilation_w_factor, d);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_dilation_h_factor, d);
+    if (act) gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_fused_activation_function, act);
+    IO(&b, 1, V(x), 1, V(y));
+    return b.m;
+}
+
+static void gconv_wrong(int cin, int cg, int cout, int s, int d, int act, bool bias) {
+    gc_model *mm = gconv_model(cin, cg, cout, s, d, act, bias);
+    run r;
+    fix_run(mm, NULL, &r, true);
+    CHECK_MSG(sites(r.r, "conv_group_dense") == 1, "%d channels in groups of %d, %d out", cin, cg, cout);
+    CHECK(r.r && r.r->exactness == GC_FIX_EXACT_FINITE && r.r->after.gpu_clean);
+    CHECK_EQ_INT(count_ops(mm, GC_OP_CONV_2D), 1);
+    const gc_op *op = first_op(mm, GC_OP_CONV_2D);
+    if (op) {
+        const gc_subgraph *sg = &mm->subgraphs[0];
+        CHECK(gc_opt_int(&op->opt, GC_O_Conv2DOptions_stride_w) == s && gc_opt_int(&op->opt, GC_O_Conv2DOptions_stride_h) == s);
+        CHECK(gc_opt_int(&op->opt, GC_O_Conv2DOptions_dilation_w_factor) == d);
+        CHECK(gc_opt_int(&op->opt, GC_O_Conv2DOptions_dilation_h_factor) == d);
+        CHECK(gc_opt_int(&op->opt, GC_O_Conv2DOptions_padding) == 1);
+        CHECK(gc_opt_int(&op->opt, GC_O_Conv2DOptions_fused_activation_function) == act);
+        const gc_tensor *w = &sg->tensors[op->inputs[1]];
+        CHECK(w->rank == 4 && w->shape[0] == cout && w->shape[1] == 3 && w->shape[2] == 3 && w->shape[3] == cin);
+        const gc_buffer *bf = &mm->buffers[w->buffer];
+        size_t want_bytes = sizeof(float) * (size_t)(cout * 9 * cin);
+        CHECK(bf->size == want_bytes);
+        int bad = 0, opg = cout / (cin / cg);
+        for (int oc = 0; bf->size == want_bytes && oc < cout; oc++)
+            for (int t = 0; t < 9; t++)
+                for (int ch = 0; ch < cin; ch++) {
+                    int g = oc / opg, i = ch - g * cg;
+                    float want = i >= 0 && i < cg ? cosf(0.53f * (float)((oc * 9 + t) * cg + i)) * 0.7f : 0.0f;
+                    bad += ((const float *)bf->data)[(oc * 9 + t) * cin + ch] != want;
+                }
+        CHECK_EQ_INT(bad, 0);
+    }
+    run_free(&r);
+    gc_model_free(mm);
+}
+
+GC_TEST(fix_measured_conv_group_dense) {
+    gconv_wrong(12, 4, 6, 2, 1, 0, true);    /* conv2d_k3x3_s2_d1_valid_g3: 3 groups, 2 out each */
+    gconv_wrong(8, 4, 4, 2, 1, 0, true);     /* conv2d_k3x3_s2_d1_valid_g2_c8x4: 2 groups, 2 out each */
+    gconv_wrong(6, 2, 3, 1, 2, 1, false);    /* 3 groups, 1 out each, dilation 2, RELU, no bias */
+    /* measured right: 4 output channels per group; and a plain conv is not grouped */
+    const int right[][3] = { { 12, 4, 12 }, { 8, 4, 8 }, { 8, 8, 2 } };
+    for (int i = 0; i < 3; i++) {
+        gc_model *mm = gconv_model(right[i][0], right[i][1], right[i][2], 1, 1, 0, true);
+        run r;
+        fix_run(mm, NULL, &r, false);
+        CHECK_EQ_INT(sites(r.r, "conv_group_dense"), 0);
+        run_free(&r);
+        gc_model_free(mm);
+    }
+    /* 17 groups of 2 outputs: over the 16-group limit, declined with the reason */
+    gc_model *mm = gconv_model(34, 2, 34, 1, 1, 0, true);
+    run r;
+    fix_run(mm, NULL, &r, false);
+    CHECK_EQ_INT(sites(r.r, "conv_group_dense"), 0);
+    const char *why = decline_reason(r.r, "conv_group_dense");
+    CHECK_MSG(why && strstr(why, "17 groups"), "decline: %s", why ? why : "(none)");
+    run_free(&r);
     gc_model_free(mm);
 }
