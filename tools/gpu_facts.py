@@ -30,15 +30,18 @@ SCHEMA_H = os.path.join(ROOT, "src", "model", "schema.h")
 COLUMNS = ["id", "runtime", "device", "op", "when", "precision", "verdict", "error", "evidence", "fix", "message"]
 RT_COLUMNS = ["runtime", "kind", "version", "default", "what"]
 PRECISIONS = {"any": "GC_FPREC_ANY", "fp32": "GC_FPREC_FP32", "fp16": "GC_FPREC_FP16"}
-VERDICTS = {"wrong": "GC_FACT_WRONG", "init_failed": "GC_FACT_INIT_FAILED", "ok": "GC_FACT_OK"}
+VERDICTS = {"wrong": "GC_FACT_WRONG", "init_failed": "GC_FACT_INIT_FAILED", "ok": "GC_FACT_OK",
+            "crashed": "GC_FACT_CRASHED"}
 CMPS = [("!=", "GC_FC_NE"), (">=", "GC_FC_GE"), ("<=", "GC_FC_LE"), ("=", "GC_FC_EQ"), (">", "GC_FC_GT"),
         ("<", "GC_FC_LT")]
 # node features (numerics.c): kind of value
 NODE_KEYS = {"n_in": "int", "n_out": "int", "version": "int", "bcast": "bcast", "rank_mismatch_lead": "int",
              "bcast_meet": "int", "axis": "int", "axis_size": "int", "reduce_size": "int", "axis_raw": "int",
-             "groups": "int", "group_out": "int"}
+             "groups": "int", "group_out": "int", "composite": "text"}
 TENSOR_FIELDS = {"dtype": "dtype", "rank": "int", "const": "bool", "producer": "producer", "producer_gpu": "bool",
-                 "graph_input": "bool", "graph_output": "bool", "consumed": "int", "numel": "int"}
+                 "graph_input": "bool", "graph_output": "bool", "consumed": "int", "numel": "int",
+                 "quant": "quant"}
+QUANT_KINDS = {"none", "per_tensor", "per_channel", "blockwise", "custom"}
 MAX_SLOT, MAX_DIM = 63, 15
 SCALAR_KINDS = {"BOOL", "I8", "U8", "I16", "U16", "I32", "U32", "I64", "U64", "F32", "F64"}
 
@@ -200,6 +203,9 @@ def check_value(kind, value, cmp, ctx):
         elif kind == "bcast":
             if not re.fullmatch(r"\d+x\d+", a):
                 return "bcast '%s': <rank>x<rank> (3x4)" % a, value
+        elif kind == "quant":
+            if a not in QUANT_KINDS:
+                return "quant '%s': one of %s" % (a, ", ".join(sorted(QUANT_KINDS))), value
         norm.append(a)
     return "", "|".join(norm)
 
@@ -227,7 +233,7 @@ def read_facts(path, runtimes, errs):
         if f["precision"] not in PRECISIONS:
             bad("precision '%s': fp32, fp16 or any" % f["precision"])
         if f["verdict"] not in VERDICTS:
-            bad("verdict '%s': wrong, init_failed or ok" % f["verdict"])
+            bad("verdict '%s': wrong, init_failed, ok or crashed" % f["verdict"])
         if f["verdict"] != "ok" and f["error"] in ("", "-"):
             bad("no error: what was measured (max_abs=.. corr=..) or the delegate's message")
         if f["evidence"] != "-" and not all(re.fullmatch(r"[A-Za-z0-9_.:+=-]+", c.strip())

@@ -73,6 +73,36 @@ fact('numerics.equal_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','bcast=1x1|2x
 fact('numerics.equal_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','bcast=1x1|2x2|3x3 in0.const=1 in1.const=0 in0.dim0>1','any',['ew_sub_eq_r2_cfirst_const'],'fix.broadcast.rank4',EQ_MSG)
 fact('numerics.cast_fp16_int_range','CAST','in0.dtype=INT32 out0.dtype=FLOAT32','fp16',['cast_i2f_add_1x32_edge'],'-','int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)')
 fact('numerics.cast_fp16_float_to_int','CAST','in0.dtype=FLOAT32 out0.dtype=INT32','fp16',['cast_f2i_1x32_edge','cast_f2i_1x2x4x4_edge'],'-','float values beyond fp16 range saturate before the cast to int32 at fp16')
+# Whole corpus models measured on the device (data/gpu/fp16/, GPU vs CPU of the same runtime;
+# one-op models, so the op is the finding): evidence corpus:<model>. Verdict from the data:
+# crashed (the runtime's process died), wrong (an output with corr < 0.999 or max|diff| above
+# 1e-3 of the CPU output's range, at least 1e-4), never assumed.
+C={}
+for rt in ('native-2.3.0','js-2.5.3'):
+    for l in open(f'data/gpu/fp16/{rt}__nvidia-h200.jsonl'):
+        r=json.loads(l)
+        if r.get('kind')=='corpus': C[(rt,r['model'],r['mode'])]=r
+def corpus_fact(i,op,when,model,rt,verdict,fix,msg):
+    cs=[C[(rt,model,m)] for m in ('gpu-fp32','gpu-fp16') if (rt,model,m) in C]
+    assert cs, (i,rt,model,'not measured')
+    if verdict=='crashed':
+        assert all(r['status']=='crashed' for r in cs), (i,rt,[r['status'] for r in cs])
+        e='the runtime crashed ('+', '.join(r['mode'][4:] for r in cs)+')'
+    else:
+        bad=[(o.get('corr'),o['max_abs']) for r in cs if r['status']=='ok' and not r.get('fallback_all') for o in r['outputs']
+             if (o.get('corr') is not None and o['corr']<0.999) or o['max_abs']>max(1e-3*o.get('ref_max_abs',0),1e-4)]
+        assert verdict=='wrong' and len(bad)==sum(len(r['outputs']) for r in cs) and bad, (i,rt,model,bad)
+        corr=[c for c,_ in bad if c is not None]
+        e=(f"corr={min(corr):.3g}..{max(corr):.3g} " if corr else '')+f"max_abs<={max(m for _,m in bad):.3g}"
+    F.append([i,rt,'nvidia-h200',op,when,'any',verdict,e,'corpus:'+model,fix,msg])
+corpus_fact('numerics.group_norm_composite','STABLEHLO_COMPOSITE','composite=odml.group_norm','group_norm_2_groups_op','js-2.5.3','wrong','-',
+ 'the GPU\'s odml.group_norm composite computes wrong numbers on LiteRT.js (measured on a 2-group [2,4] group norm, CPU output all zeros: the GPU\'s up to 1.58)')
+corpus_fact('crash.group_norm_composite','STABLEHLO_COMPOSITE','composite=odml.group_norm','group_norm_2_groups_op','native-2.3.0','crashed','-',
+ 'the native runtime crashes compiling an odml.group_norm composite for the GPU (measured on a 2-group [2,4] group norm, fp32 and fp16)')
+corpus_fact('numerics.fc_int4_blockwise','FULLY_CONNECTED','in1.dtype=INT4 in1.quant=blockwise','qwen_fc_blockwise_quantized','js-2.5.3','wrong','-',
+ 'FULLY_CONNECTED with blockwise-quantized INT4 weights computes wrong numbers on LiteRT.js\'s GPU (measured: corr 0.12 on a [1,1,1024] x [1024,1024] FC)')
+corpus_fact('crash.fc_int4_blockwise','FULLY_CONNECTED','in1.dtype=INT4 in1.quant=blockwise','qwen_fc_blockwise_quantized','native-2.3.0','crashed','-',
+ 'the native runtime crashes compiling a FULLY_CONNECTED with blockwise-quantized INT4 weights for the GPU (fp32 and fp16)')
 hdr=[l for l in open('data/gpu/facts.tsv') if l.startswith('#')]
 with open('data/gpu/facts.tsv','w') as f:
     f.writelines(hdr)

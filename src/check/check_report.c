@@ -357,9 +357,18 @@ void gc_check_text(const gc_check_result *r, const gc_model *m, const char *path
 void gc_check_summary_text(const gc_check_result *r, const char *path, bool subgraphs, gc_str *o) {
     if (r->model_error) gc_str_printf(o, "%s: error: %s\n", path, r->model_error);
     if (r->fatal) gc_str_printf(o, "%s: error: %s\n", path, r->fatal);
-    if (r->wrong_nodes)
-        gc_str_printf(o, "%s: error: %d node(s) on the GPU compute wrong numbers (measured on %s, %s)\n", path,
-                      r->wrong_nodes, r->runtime ? r->runtime->name : "?", gc_fact_precision_name(r->precision));
+    if (r->wrong_nodes) {
+        int32_t crashed = 0;   /* wrong nodes whose evidence is a crash of the runtime */
+        for (int32_t i = 0; i < r->n_nodes; i++)
+            crashed += r->nodes[i].numerics == GC_NUM_WRONG && r->nodes[i].evidence &&
+                       r->nodes[i].evidence->verdict == GC_FACT_CRASHED;
+        const char *rt = r->runtime ? r->runtime->name : "?", *prec = gc_fact_precision_name(r->precision);
+        if (crashed)
+            gc_str_printf(o, "%s: error: %d node(s) crash the GPU runtime (measured on %s, %s)\n", path, crashed, rt, prec);
+        if (r->wrong_nodes > crashed)
+            gc_str_printf(o, "%s: error: %d node(s) on the GPU compute wrong numbers (measured on %s, %s)\n", path,
+                          r->wrong_nodes - crashed, rt, prec);
+    }
     if (subgraphs && r->n_subgraphs > 1)
         for (int32_t s = 0; s < r->n_subgraphs; s++) {
             const gc_check_subgraph *S = &r->subgraphs[s];

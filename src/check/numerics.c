@@ -15,7 +15,8 @@
  *   F = dtype (FLOAT32, ...), rank, dim<j> (static dim j), const (0/1), producer (opcode name
  *       of the producing op, "input" or "const"), producer_gpu (0/1: that op runs on the
  *       GPU; undefined for constants and inputs), graph_input, graph_output (0/1), consumed
- *       (distinct consumer ops), numel
+ *       (distinct consumer ops), numel, quant (none, per_tensor, per_channel, blockwise,
+ *       custom: the quantization details, blockwise/custom first)
  *   opt.<name>              scalar builtin option by schema field name (its default when the
  *                           file omits it; bools 0/1; enums as numbers)
  *   bcast                   2-input nodes: "<rank of in0>x<rank of in1>"
@@ -33,6 +34,7 @@
  *                           in1.dim3; 1 for a plain conv), when both are static and divide
  *   group_out               CONV_2D: output channels per group (in1.dim0 / groups), when
  *                           groups is defined and divides the filter's output channels
+ *   composite               STABLEHLO_COMPOSITE: the composite's name (odml.group_norm)
  *   in<k>.producer.KEY      KEY (any key above but another producer.KEY) evaluated on the op
  *   in*.producer.KEY        that writes input k (in*: any input; lo., hi. likewise); undefined
  *                           for a constant or a tensor nobody writes. in1.producer.in0.dtype is
@@ -48,7 +50,8 @@
 const char *gc_fact_precision_name(int p) { return p == GC_FPREC_FP32 ? "fp32" : p == GC_FPREC_FP16 ? "fp16" : "any"; }
 
 const char *gc_fact_verdict_name(int v) {
-    return v == GC_FACT_WRONG ? "wrong" : v == GC_FACT_INIT_FAILED ? "init_failed" : v == GC_FACT_OK ? "ok" : "?";
+    return v == GC_FACT_WRONG ? "wrong" : v == GC_FACT_INIT_FAILED ? "init_failed" : v == GC_FACT_OK ? "ok"
+         : v == GC_FACT_CRASHED ? "crashed" : "?";
 }
 
 const char *gc_numerics_name(gc_numerics n) { return n == GC_NUM_WRONG ? "wrong" : n == GC_NUM_RISK ? "risk" : "ok"; }
@@ -99,10 +102,10 @@ int gc_facts_count(const gc_gpu_facts *t, const char *runtime, const char *devic
 /* ---- keys ---------------------------------------------------------------------------------- */
 
 typedef enum { K_N_IN, K_N_OUT, K_VERSION, K_BCAST, K_LEAD, K_MEET, K_AXIS, K_AXIS_SIZE, K_REDUCE_SIZE, K_AXIS_RAW,
-               K_GROUPS, K_GROUP_OUT, K_OPT, K_TENSOR } kkind;
+               K_GROUPS, K_GROUP_OUT, K_COMPOSITE, K_OPT, K_TENSOR } kkind;
 typedef enum { S_IN, S_OUT, S_IN_ANY, S_OUT_ANY, S_LO, S_HI } tsel;
 typedef enum { F_DTYPE, F_RANK, F_DIM, F_CONST, F_PRODUCER, F_PRODUCER_GPU, F_GRAPH_INPUT, F_GRAPH_OUTPUT,
-               F_CONSUMED, F_NUMEL } tfield;
+               F_CONSUMED, F_NUMEL, F_QUANT } tfield;
 typedef struct {
     kkind kind;
     tsel sel;
@@ -123,11 +126,11 @@ static const struct { const char *name; kkind kind; } node_keys[] = {
     { "n_in", K_N_IN }, { "n_out", K_N_OUT }, { "version", K_VERSION }, { "bcast", K_BCAST },
     { "rank_mismatch_lead", K_LEAD }, { "bcast_meet", K_MEET }, { "axis", K_AXIS }, { "axis_size", K_AXIS_SIZE },
     { "reduce_size", K_REDUCE_SIZE }, { "axis_raw", K_AXIS_RAW }, { "groups", K_GROUPS },
-    { "group_out", K_GROUP_OUT } };
+    { "group_out", K_GROUP_OUT }, { "composite", K_COMPOSITE } };
 static const struct { const char *name; tfield f; } tensor_keys[] = {
     { "dtype", F_DTYPE }, { "rank", F_RANK }, { "const", F_CONST }, { "producer", F_PRODUCER },
     { "producer_gpu", F_PRODUCER_GPU }, { "graph_input", F_GRAPH_INPUT }, { "graph_output", F_GRAPH_OUTPUT },
-    { "consumed", F_CONSUMED }, { "numel", F_NUMEL } };
+    { "consumed", F_CONSUMED }, { "numel", F_NUMEL }, { "quant", F_QUANT } };
 
 /* a small decimal at s (no sign, 1-2 digits); its length, 0 when none */
 static int small_int(const char *s, int *v) {
@@ -211,7 +214,7 @@ typedef struct {
     int kind;
     double num;
     const char *str;
-    char buf[32];
+    char buf[64];            /* "<rank>x<rank>", a composite's name */
 } fval;
 
 static void set_num(fval *v, double x) { v->kind = V_NUM; v->num = x; }
@@ -282,6 +285,16 @@ static void tensor_value(const nctx *c, int32_t t, const pkey *k, fval *v) {
     case F_NUMEL: {
         uint64_t n = gc_tensor_numel(x);
         if (n != UINT64_MAX) set_num(v, (double)n);
+        return;
+    }
+    case F_QUANT: {   /* how the tensor is quantized: blockwise / custom details first */
+        const gc_quant *q = x->quant;
+        v->kind = V_STR;
+        if (q && q->details_type == 2) v->str = "blockwise";
+        else if (q && q->details_type == 1) v->str = "custom";
+        else if (q && q->n_scale > 1) v->str = "per_channel";
+        else if (q && q->n_scale == 1) v->str = "per_tensor";
+        else v->str = "none";
         return;
     }
     }
@@ -440,6 +453,17 @@ static void node_value(const nctx *c, const pkey *k, fval *v) {
         int32_t groups = cin / cg, oc = w->shape[0];
         if (k->kind == K_GROUPS) set_num(v, groups);
         else if (oc > 0 && oc % groups == 0) set_num(v, oc / groups);
+        return;
+    }
+    case K_COMPOSITE: {   /* STABLEHLO_COMPOSITE: its name (odml.group_norm), in builtin_options_2 */
+        const gc_options *o = &c->op->opt2;
+        uint32_t nl = 0;
+        const char *name = c->code == GC_OP_STABLEHLO_COMPOSITE && o->type == GC_BO2_StableHLOCompositeOptions
+                               ? gc_opt_vec(o, GC_O_StableHLOCompositeOptions_name, &nl) : NULL;
+        if (!name || nl >= sizeof v->buf) return;
+        memcpy(v->buf, name, nl);
+        v->buf[nl] = 0;
+        v->kind = V_STR; v->str = v->buf;
         return;
     }
     case K_OPT: opt_value(c, k->opt, v); return;
@@ -671,7 +695,7 @@ bool gc_facts_validate(const gc_gpu_facts *t, char *err, size_t errlen) {
         for (int k = 0; k < t->n_runtimes && !rt; k++) rt = !strcmp(t->runtimes[k].name, f->runtime ? f->runtime : "");
         if (!rt) BAD("runtime '%s' is not declared", f->runtime ? f->runtime : "");
         if (!op_pattern_known(f->op)) BAD("unknown op '%s'", f->op ? f->op : "");
-        if (f->verdict < GC_FACT_WRONG || f->verdict > GC_FACT_OK) BAD("verdict %d", f->verdict);
+        if (f->verdict < GC_FACT_WRONG || f->verdict > GC_FACT_CRASHED) BAD("verdict %d", f->verdict);
         if (f->precision < GC_FPREC_ANY || f->precision > GC_FPREC_FP16) BAD("precision %d", f->precision);
         if (!f->message || !f->message[0]) BAD("no message");
         if (f->n_cond && !f->cond) BAD("%d conditions, none given", f->n_cond);
@@ -802,9 +826,10 @@ bool gc_numerics_apply(gc_check_result *r, const gc_model *m) {
                 for (int k = 0; k < r->facts->n_facts && !wrong; k++) {
                     const gc_gpu_fact *f = &r->facts->facts[k];
                     if (f->verdict == GC_FACT_INIT_FAILED || strcmp(f->runtime, r->runtime->name)) continue;
-                    bool applies = prec_applies(f->precision, r->precision, f->verdict == GC_FACT_WRONG);
+                    bool bad = f->verdict == GC_FACT_WRONG || f->verdict == GC_FACT_CRASHED;
+                    bool applies = prec_applies(f->precision, r->precision, bad);
                     if (f->verdict == GC_FACT_OK && (!applies || right)) continue;
-                    if (f->verdict == GC_FACT_WRONG && !applies && risk) continue;
+                    if (bad && !applies && risk) continue;
                     if (!matches(f, &S.c)) continue;
                     if (f->verdict == GC_FACT_OK) right = f;
                     else if (applies) wrong = f;

@@ -26,7 +26,9 @@
 
 /* the precision a fact was measured at (GC_FPREC_ANY: both), and the one a check is for */
 enum { GC_FPREC_ANY = 0, GC_FPREC_FP32 = 1, GC_FPREC_FP16 = 2 };
-enum { GC_FACT_WRONG = 0, GC_FACT_INIT_FAILED = 1, GC_FACT_OK = 2 };
+/* crashed: the runtime's process died compiling or running the model on the GPU (measured);
+ * check treats it as wrong (not GPU-correct, exit 1) and says it crashed */
+enum { GC_FACT_WRONG = 0, GC_FACT_INIT_FAILED = 1, GC_FACT_OK = 2, GC_FACT_CRASHED = 3 };
 /* condition kinds: key=v (v may be "a|b": any of), key!=v (none of), key>N, key<N, key>=N, key<=N */
 enum { GC_FC_EQ = 0, GC_FC_NE, GC_FC_GT, GC_FC_LT, GC_FC_GE, GC_FC_LE };
 
@@ -73,7 +75,7 @@ typedef struct {
 extern const gc_gpu_facts gc_gpu_facts_builtin;
 
 const char *gc_fact_precision_name(int p);             /* "any", "fp32", "fp16" */
-const char *gc_fact_verdict_name(int v);               /* "wrong", "init_failed", "ok" */
+const char *gc_fact_verdict_name(int v);               /* "wrong", "init_failed", "ok", "crashed" */
 /* NULL or "": the default runtime; "native" / "js": the default (else newest) of that kind;
  * "native-2.3" (a version prefix that ends at a dot) or "native-2.3.0". NULL if unknown. */
 const gc_gpu_runtime *gc_facts_runtime(const gc_gpu_facts *t, const char *name);

@@ -38,7 +38,9 @@ static void fix_lines(gc_str *o, const char *id, const char *torch, const char *
 void gc_check_numerics_text(const gc_check_result *r, const gc_check_node *n, gc_str *o) {
     const gc_gpu_fact *f = n->evidence;
     if (!f) return;
-    if (n->numerics == GC_NUM_WRONG)
+    if (n->numerics == GC_NUM_WRONG && f->verdict == GC_FACT_CRASHED)
+        gc_str_printf(o, "error: the GPU runtime crashed on this node: %s [%s]\n", s0(f->message), s0(f->id));
+    else if (n->numerics == GC_NUM_WRONG)
         gc_str_printf(o, "error: wrong numbers on the GPU: %s [%s]\n", s0(f->message), s0(f->id));
     else
         gc_str_printf(o, "warning: wrong numbers on the GPU at %s: %s [%s] (counted as wrong with --precision %s)\n",
@@ -214,7 +216,8 @@ void gc_facts_markdown(const gc_gpu_facts *t, gc_str *o) {
                      "Measured on the device, per runtime, version and device (data/gpu/facts.tsv, curated from the\n"
                      "device sweep; format: data/gpu/README-facts.md). `wrong`: the node runs on the GPU and computes\n"
                      "wrong numbers (`gpuclean check` reports it as an error and exits 1); `init_failed`: kernel\n"
-                     "building fails and the whole model falls back to the CPU; `ok`: measured right. A fact applies to\n"
+                     "building fails and the whole model falls back to the CPU; `ok`: measured right; `crashed`: the\n"
+                     "runtime's process died on the GPU (counted as wrong). A fact applies to\n"
                      "the runtime `--runtime` selects (default: the one apps ship); `gpuclean check --list-runtimes`\n"
                      "lists them, `gpuclean check --explain ID` prints one fact.\n\n", n);
     if (!n) {

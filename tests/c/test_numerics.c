@@ -852,3 +852,45 @@ GC_TEST(numerics_corpus_counts) {
     CHECK_MSG(wrong > 0 && fell_back > 0, "%d wrong nodes, %d models on the CPU: the broad facts matched nothing", wrong,
               fell_back);
 }
+
+/* Facts measured on whole corpus models (evidence corpus:<model>): the features they read
+ * (composite, quant) and the crashed verdict, with the built-in table. */
+GC_TEST(numerics_corpus_composite_int4) {
+    const char *dir = gc_test_corpus_dir();
+    if (!dir) SKIP("../shared/corpus absent");
+    static const struct { const char *file, *native_id, *js_id, *feat, *want; } cases[] = {
+        { "group_norm_2_groups_op.tflite", "crash.group_norm_composite", "numerics.group_norm_composite", "composite",
+          "odml.group_norm" },
+        { "qwen_fc_blockwise_quantized.tflite", "crash.fc_int4_blockwise", "numerics.fc_int4_blockwise", "in1.quant",
+          "blockwise" },
+    };
+    for (int c = 0; c < 2; c++) {
+        char path[1200], err[512];
+        snprintf(path, sizeof path, "%s/%s", dir, cases[c].file);
+        gc_model *m = gc_model_read_file(path, err, sizeof err);
+        if (!m) SKIP("%s unreadable", cases[c].file);
+        feat_is(m, 0, cases[c].feat, NULL, cases[c].want);
+        if (c == 1) { feat_is(m, 0, "in1.dtype", NULL, "INT4"); feat_is(m, 0, "in0.quant", NULL, "none"); }
+        else feat_is(m, 0, "in0.quant", NULL, "none");
+        for (int k = 0; k < 2; k++) {
+            gc_check_opts o = { .facts = &gc_gpu_facts_builtin, .runtime = k ? "js-2.5" : "native-2.3" };
+            gc_check_result *r = gc_check_ex(m, GC_TARGET_MLDRIFT, &o, err, sizeof err);
+            CHECK_MSG(r != NULL, "%s: %s", cases[c].file, err);
+            if (!r) continue;
+            const gc_check_node *n = &r->nodes[0];
+            const char *want = k ? cases[c].js_id : cases[c].native_id;
+            CHECK_MSG(n->numerics == GC_NUM_WRONG && n->evidence && !strcmp(n->evidence->id, want), "%s on %s: %s %s",
+                      cases[c].file, o.runtime, gc_numerics_name(n->numerics), n->evidence ? n->evidence->id : "-");
+            CHECK(n->evidence && n->evidence->verdict == (k ? GC_FACT_WRONG : GC_FACT_CRASHED));
+            CHECK(r->gpu_clean && !r->gpu_correct && r->wrong_nodes == 1);
+            gc_str s = { 0 };
+            gc_check_summary_text(r, "m", false, &s);
+            CHECK_MSG(s.s && strstr(s.s, k ? "compute wrong numbers" : "crash the GPU runtime"), "%s",
+                      s.s ? s.s : "");
+            CHECK(s.s && (k || !strstr(s.s, "compute wrong numbers")));
+            gc_str_free(&s);
+            gc_check_free(r);
+        }
+        gc_model_free(m);
+    }
+}
