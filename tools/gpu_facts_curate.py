@@ -71,6 +71,8 @@ eq_cases=['densify_add__fixed','densify_add_uint8_index__fixed','ew_add_eq_r2_sa
 EQ_MSG='a runtime operand against a constant of the same rank (1 to 3) whose first dim is > 1 computes wrong numbers on the GPU (a constant [1,...] and every rank-4 pair were right); gpuclean fix does the op at rank 4 and reshapes back (measured right on the H200: ranks 1-3, constant first or second)'
 fact('numerics.equal_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','bcast=1x1|2x2|3x3 in0.const=0 in1.const=1 in1.dim0>1','any',eq_cases,'fix.broadcast.rank4',EQ_MSG,some=True)
 fact('numerics.equal_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','bcast=1x1|2x2|3x3 in0.const=1 in1.const=0 in0.dim0>1','any',['ew_sub_eq_r2_cfirst_const'],'fix.broadcast.rank4',EQ_MSG)
+# the same with fp16 weights: DEQUANTIZE(fp16 constant) meets the op as a constant on the GPU
+fact('numerics.equal_rank_const','ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM','bcast=1x1|2x2|3x3 in0.const=0 in1.producer=DEQUANTIZE in1.producer.in0.const=1 in1.dim0>1','any',['densify_add_fp16__fixed','dequant_fp16_add_r1','dequant_fp16_add_r2','dequant_fp16_add_r3'],'fix.broadcast.rank4',EQ_MSG,some=True)
 fact('numerics.cast_fp16_int_range','CAST','in0.dtype=INT32 out0.dtype=FLOAT32','fp16',['cast_i2f_add_1x32_edge'],'-','int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)')
 fact('numerics.cast_fp16_float_to_int','CAST','in0.dtype=FLOAT32 out0.dtype=INT32','fp16',['cast_f2i_1x32_edge','cast_f2i_1x2x4x4_edge'],'-','float values beyond fp16 range saturate before the cast to int32 at fp16')
 # Whole corpus models measured on the device (data/gpu/fp16/, GPU vs CPU of the same runtime;

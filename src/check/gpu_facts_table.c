@@ -59,14 +59,16 @@ static const gc_fact_cond cond_45[] = { { "bcast", GC_FC_EQ, "1x1|2x2|3x3" }, { 
 static const gc_fact_cond cond_46[] = { { "bcast", GC_FC_EQ, "1x1|2x2|3x3" }, { "in0.const", GC_FC_EQ, "0" }, { "in1.const", GC_FC_EQ, "1" }, { "in1.dim0", GC_FC_GT, "1" } };
 static const gc_fact_cond cond_47[] = { { "bcast", GC_FC_EQ, "1x1|2x2|3x3" }, { "in0.const", GC_FC_EQ, "1" }, { "in1.const", GC_FC_EQ, "0" }, { "in0.dim0", GC_FC_GT, "1" } };
 static const gc_fact_cond cond_48[] = { { "bcast", GC_FC_EQ, "1x1|2x2|3x3" }, { "in0.const", GC_FC_EQ, "1" }, { "in1.const", GC_FC_EQ, "0" }, { "in0.dim0", GC_FC_GT, "1" } };
-static const gc_fact_cond cond_49[] = { { "in0.dtype", GC_FC_EQ, "INT32" }, { "out0.dtype", GC_FC_EQ, "FLOAT32" } };
-static const gc_fact_cond cond_50[] = { { "in0.dtype", GC_FC_EQ, "INT32" }, { "out0.dtype", GC_FC_EQ, "FLOAT32" } };
-static const gc_fact_cond cond_51[] = { { "in0.dtype", GC_FC_EQ, "FLOAT32" }, { "out0.dtype", GC_FC_EQ, "INT32" } };
-static const gc_fact_cond cond_52[] = { { "in0.dtype", GC_FC_EQ, "FLOAT32" }, { "out0.dtype", GC_FC_EQ, "INT32" } };
-static const gc_fact_cond cond_53[] = { { "composite", GC_FC_EQ, "odml.group_norm" } };
-static const gc_fact_cond cond_54[] = { { "composite", GC_FC_EQ, "odml.group_norm" } };
-static const gc_fact_cond cond_55[] = { { "in1.dtype", GC_FC_EQ, "INT4" }, { "in1.quant", GC_FC_EQ, "blockwise" } };
-static const gc_fact_cond cond_56[] = { { "in1.dtype", GC_FC_EQ, "INT4" }, { "in1.quant", GC_FC_EQ, "blockwise" } };
+static const gc_fact_cond cond_49[] = { { "bcast", GC_FC_EQ, "1x1|2x2|3x3" }, { "in0.const", GC_FC_EQ, "0" }, { "in1.producer", GC_FC_EQ, "DEQUANTIZE" }, { "in1.producer.in0.const", GC_FC_EQ, "1" }, { "in1.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_50[] = { { "bcast", GC_FC_EQ, "1x1|2x2|3x3" }, { "in0.const", GC_FC_EQ, "0" }, { "in1.producer", GC_FC_EQ, "DEQUANTIZE" }, { "in1.producer.in0.const", GC_FC_EQ, "1" }, { "in1.dim0", GC_FC_GT, "1" } };
+static const gc_fact_cond cond_51[] = { { "in0.dtype", GC_FC_EQ, "INT32" }, { "out0.dtype", GC_FC_EQ, "FLOAT32" } };
+static const gc_fact_cond cond_52[] = { { "in0.dtype", GC_FC_EQ, "INT32" }, { "out0.dtype", GC_FC_EQ, "FLOAT32" } };
+static const gc_fact_cond cond_53[] = { { "in0.dtype", GC_FC_EQ, "FLOAT32" }, { "out0.dtype", GC_FC_EQ, "INT32" } };
+static const gc_fact_cond cond_54[] = { { "in0.dtype", GC_FC_EQ, "FLOAT32" }, { "out0.dtype", GC_FC_EQ, "INT32" } };
+static const gc_fact_cond cond_55[] = { { "composite", GC_FC_EQ, "odml.group_norm" } };
+static const gc_fact_cond cond_56[] = { { "composite", GC_FC_EQ, "odml.group_norm" } };
+static const gc_fact_cond cond_57[] = { { "in1.dtype", GC_FC_EQ, "INT4" }, { "in1.quant", GC_FC_EQ, "blockwise" } };
+static const gc_fact_cond cond_58[] = { { "in1.dtype", GC_FC_EQ, "INT4" }, { "in1.quant", GC_FC_EQ, "blockwise" } };
 
 static const gc_gpu_fact facts[] = {
     { "numerics.mixed_rank_const", "native-2.3.0", "nvidia-h200", "ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM", "lo.const=0 hi.const=1 lo.dim0>1 bcast_meet>1", 4, cond_0, GC_FPREC_ANY, GC_FACT_WRONG,
@@ -167,22 +169,26 @@ static const gc_gpu_fact facts[] = {
       "corr=0.347..0.347 max_abs<=1.47", "ew_sub_eq_r2_cfirst_const", "fix.broadcast.rank4", "a runtime operand against a constant of the same rank (1 to 3) whose first dim is > 1 computes wrong numbers on the GPU (a constant [1,...] and every rank-4 pair were right); gpuclean fix does the op at rank 4 and reshapes back (measured right on the H200: ranks 1-3, constant first or second)", 72 },
     { "numerics.equal_rank_const", "js-2.5.3", "nvidia-h200", "ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM", "bcast=1x1|2x2|3x3 in0.const=1 in1.const=0 in0.dim0>1", 4, cond_48, GC_FPREC_ANY, GC_FACT_WRONG,
       "corr=0.347..0.347 max_abs<=1.47", "ew_sub_eq_r2_cfirst_const", "fix.broadcast.rank4", "a runtime operand against a constant of the same rank (1 to 3) whose first dim is > 1 computes wrong numbers on the GPU (a constant [1,...] and every rank-4 pair were right); gpuclean fix does the op at rank 4 and reshapes back (measured right on the H200: ranks 1-3, constant first or second)", 73 },
-    { "numerics.cast_fp16_int_range", "native-2.3.0", "nvidia-h200", "CAST", "in0.dtype=INT32 out0.dtype=FLOAT32", 2, cond_49, GC_FPREC_FP16, GC_FACT_WRONG,
-      "corr=1..1 max_abs<=15.5", "cast_i2f_add_1x32_edge", "", "int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)", 74 },
-    { "numerics.cast_fp16_int_range", "js-2.5.3", "nvidia-h200", "CAST", "in0.dtype=INT32 out0.dtype=FLOAT32", 2, cond_50, GC_FPREC_FP16, GC_FACT_WRONG,
-      "corr=1..1 max_abs<=15.5", "cast_i2f_add_1x32_edge", "", "int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)", 75 },
-    { "numerics.cast_fp16_float_to_int", "native-2.3.0", "nvidia-h200", "CAST", "in0.dtype=FLOAT32 out0.dtype=INT32", 2, cond_51, GC_FPREC_FP16, GC_FACT_WRONG,
-      "corr=0.505..0.505 max_abs<=1.67e+07", "cast_f2i_1x32_edge,cast_f2i_1x2x4x4_edge", "", "float values beyond fp16 range saturate before the cast to int32 at fp16", 76 },
-    { "numerics.cast_fp16_float_to_int", "js-2.5.3", "nvidia-h200", "CAST", "in0.dtype=FLOAT32 out0.dtype=INT32", 2, cond_52, GC_FPREC_FP16, GC_FACT_WRONG,
-      "corr=0.572..0.572 max_abs<=2.15e+09", "cast_f2i_1x32_edge,cast_f2i_1x2x4x4_edge", "", "float values beyond fp16 range saturate before the cast to int32 at fp16", 77 },
-    { "numerics.group_norm_composite", "js-2.5.3", "nvidia-h200", "STABLEHLO_COMPOSITE", "composite=odml.group_norm", 1, cond_53, GC_FPREC_ANY, GC_FACT_WRONG,
-      "max_abs<=1.58", "corpus:group_norm_2_groups_op", "", "the GPU's odml.group_norm composite computes wrong numbers on LiteRT.js (measured on a 2-group [2,4] group norm, CPU output all zeros: the GPU's up to 1.58)", 78 },
-    { "crash.group_norm_composite", "native-2.3.0", "nvidia-h200", "STABLEHLO_COMPOSITE", "composite=odml.group_norm", 1, cond_54, GC_FPREC_ANY, GC_FACT_CRASHED,
-      "the runtime crashed (fp32, fp16)", "corpus:group_norm_2_groups_op", "", "the native runtime crashes compiling an odml.group_norm composite for the GPU (measured on a 2-group [2,4] group norm, fp32 and fp16)", 79 },
-    { "numerics.fc_int4_blockwise", "js-2.5.3", "nvidia-h200", "FULLY_CONNECTED", "in1.dtype=INT4 in1.quant=blockwise", 2, cond_55, GC_FPREC_ANY, GC_FACT_WRONG,
-      "corr=0.116..0.116 max_abs<=73.7", "corpus:qwen_fc_blockwise_quantized", "", "FULLY_CONNECTED with blockwise-quantized INT4 weights computes wrong numbers on LiteRT.js's GPU (measured: corr 0.12 on a [1,1,1024] x [1024,1024] FC)", 80 },
-    { "crash.fc_int4_blockwise", "native-2.3.0", "nvidia-h200", "FULLY_CONNECTED", "in1.dtype=INT4 in1.quant=blockwise", 2, cond_56, GC_FPREC_ANY, GC_FACT_CRASHED,
-      "the runtime crashed (fp32, fp16)", "corpus:qwen_fc_blockwise_quantized", "", "the native runtime crashes compiling a FULLY_CONNECTED with blockwise-quantized INT4 weights for the GPU (fp32 and fp16)", 81 },
+    { "numerics.equal_rank_const", "native-2.3.0", "nvidia-h200", "ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM", "bcast=1x1|2x2|3x3 in0.const=0 in1.producer=DEQUANTIZE in1.producer.in0.const=1 in1.dim0>1", 5, cond_49, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.644..0.644 max_abs<=1.85", "densify_add_fp16__fixed", "fix.broadcast.rank4", "a runtime operand against a constant of the same rank (1 to 3) whose first dim is > 1 computes wrong numbers on the GPU (a constant [1,...] and every rank-4 pair were right); gpuclean fix does the op at rank 4 and reshapes back (measured right on the H200: ranks 1-3, constant first or second)", 74 },
+    { "numerics.equal_rank_const", "js-2.5.3", "nvidia-h200", "ADD|SUB|MUL|DIV|MAXIMUM|MINIMUM", "bcast=1x1|2x2|3x3 in0.const=0 in1.producer=DEQUANTIZE in1.producer.in0.const=1 in1.dim0>1", 5, cond_50, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.644..0.644 max_abs<=1.85", "densify_add_fp16__fixed", "fix.broadcast.rank4", "a runtime operand against a constant of the same rank (1 to 3) whose first dim is > 1 computes wrong numbers on the GPU (a constant [1,...] and every rank-4 pair were right); gpuclean fix does the op at rank 4 and reshapes back (measured right on the H200: ranks 1-3, constant first or second)", 75 },
+    { "numerics.cast_fp16_int_range", "native-2.3.0", "nvidia-h200", "CAST", "in0.dtype=INT32 out0.dtype=FLOAT32", 2, cond_51, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=1..1 max_abs<=15.5", "cast_i2f_add_1x32_edge", "", "int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)", 76 },
+    { "numerics.cast_fp16_int_range", "js-2.5.3", "nvidia-h200", "CAST", "in0.dtype=INT32 out0.dtype=FLOAT32", 2, cond_52, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=1..1 max_abs<=15.5", "cast_i2f_add_1x32_edge", "", "int32 values beyond 2048 lose precision in fp16 storage (off by up to 15.5)", 77 },
+    { "numerics.cast_fp16_float_to_int", "native-2.3.0", "nvidia-h200", "CAST", "in0.dtype=FLOAT32 out0.dtype=INT32", 2, cond_53, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=0.505..0.505 max_abs<=1.67e+07", "cast_f2i_1x32_edge,cast_f2i_1x2x4x4_edge", "", "float values beyond fp16 range saturate before the cast to int32 at fp16", 78 },
+    { "numerics.cast_fp16_float_to_int", "js-2.5.3", "nvidia-h200", "CAST", "in0.dtype=FLOAT32 out0.dtype=INT32", 2, cond_54, GC_FPREC_FP16, GC_FACT_WRONG,
+      "corr=0.572..0.572 max_abs<=2.15e+09", "cast_f2i_1x32_edge,cast_f2i_1x2x4x4_edge", "", "float values beyond fp16 range saturate before the cast to int32 at fp16", 79 },
+    { "numerics.group_norm_composite", "js-2.5.3", "nvidia-h200", "STABLEHLO_COMPOSITE", "composite=odml.group_norm", 1, cond_55, GC_FPREC_ANY, GC_FACT_WRONG,
+      "max_abs<=1.58", "corpus:group_norm_2_groups_op", "", "the GPU's odml.group_norm composite computes wrong numbers on LiteRT.js (measured on a 2-group [2,4] group norm, CPU output all zeros: the GPU's up to 1.58)", 80 },
+    { "crash.group_norm_composite", "native-2.3.0", "nvidia-h200", "STABLEHLO_COMPOSITE", "composite=odml.group_norm", 1, cond_56, GC_FPREC_ANY, GC_FACT_CRASHED,
+      "the runtime crashed (fp32, fp16)", "corpus:group_norm_2_groups_op", "", "the native runtime crashes compiling an odml.group_norm composite for the GPU (measured on a 2-group [2,4] group norm, fp32 and fp16)", 81 },
+    { "numerics.fc_int4_blockwise", "js-2.5.3", "nvidia-h200", "FULLY_CONNECTED", "in1.dtype=INT4 in1.quant=blockwise", 2, cond_57, GC_FPREC_ANY, GC_FACT_WRONG,
+      "corr=0.116..0.116 max_abs<=73.7", "corpus:qwen_fc_blockwise_quantized", "", "FULLY_CONNECTED with blockwise-quantized INT4 weights computes wrong numbers on LiteRT.js's GPU (measured: corr 0.12 on a [1,1,1024] x [1024,1024] FC)", 82 },
+    { "crash.fc_int4_blockwise", "native-2.3.0", "nvidia-h200", "FULLY_CONNECTED", "in1.dtype=INT4 in1.quant=blockwise", 2, cond_58, GC_FPREC_ANY, GC_FACT_CRASHED,
+      "the runtime crashed (fp32, fp16)", "corpus:qwen_fc_blockwise_quantized", "", "the native runtime crashes compiling a FULLY_CONNECTED with blockwise-quantized INT4 weights for the GPU (fp32 and fp16)", 83 },
 };
 
-const gc_gpu_facts gc_gpu_facts_builtin = { "data/gpu/facts.tsv", 2, runtimes, 57, facts };
+const gc_gpu_facts gc_gpu_facts_builtin = { "data/gpu/facts.tsv", 2, runtimes, 59, facts };

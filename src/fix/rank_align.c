@@ -32,7 +32,11 @@
  *               1s) and TILEd to the output's shape when it broadcasts, the op at rank 4
  *               with the constant viewed at rank 4 (same buffer), RESHAPE back. The
  *               constant must have the output's shape (a broadcasting constant has no
- *               measured-right form). Not yet measured on the device itself.
+ *               measured-right form). Measured right on the H200 (ranks 1-3, both
+ *               runtimes). A DEQUANTIZE'd constant (fp16 weights) counts as the constant:
+ *               the GPU folds it into one, and ADD([4,16], DEQUANTIZE(fp16 [4,16])) was
+ *               measured wrong the same way (densify_add_fp16 after densify_const); its
+ *               FLOAT16 buffer is viewed at rank 4 and DEQUANTIZEd there.
  * Exactness:    bit-exact (the same elements meet; a reshape or tile copies values).
  */
 #include "fix_int.h"
@@ -49,8 +53,21 @@ static const int32_t anchors[] = {
  *   TILE    -> [1..1, y]              (only when x broadcasts)
  *   OP(x4, k viewed as [1..1, y])     (operand order kept) -> [1..1, y]
  *   RESHAPE -> y */
-static int equal_rank(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *a, const gc_fix_tinfo *b, const gc_fix_tinfo *y) {
-    const gc_fix_tinfo *rt = a->is_const ? b : a, *k = a->is_const ? a : b;
+/* The operand a DEQUANTIZE writes from a constant (fp16 weights: the GPU folds it into a
+ * constant, so it meets the op as one): that constant's index, else -1. */
+static int32_t dequantized_const(gc_fix_ctx *c, const gc_fix_tinfo *t) {
+    if (t->is_const) return -1;
+    int32_t p = fx_producer(c, t->index);
+    if (p < 0 || fx_code(c, p) != GC_OP_DEQUANTIZE || fx_op(c, p)->n_inputs != 1) return -1;
+    int32_t q = fx_in(c, p, 0);
+    return q >= 0 && fx_is_const(c, q) && fx_is_static(c, q) ? q : -1;
+}
+
+/* k: the constant operand, or (kq >= 0) the DEQUANTIZE output of constant kq */
+static int equal_rank(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *a, const gc_fix_tinfo *b, const gc_fix_tinfo *y,
+                      int32_t kq) {
+    bool a_k = kq >= 0 ? fx_producer(c, a->index) >= 0 && fx_in(c, fx_producer(c, a->index), 0) == kq : a->is_const;
+    const gc_fix_tinfo *rt = a_k ? b : a, *k = a_k ? a : b;
     int R = y->rank, pad = 4 - R;
     if (R < 1 || R > 3 || y->rank != rt->rank) return fx_pass_over(c);   /* rank 4: the GPU's own */
     if (!rt->is_static || !k->is_static || !y->is_static) return fx_decline(c, "dynamic shapes");
@@ -60,7 +77,7 @@ static int equal_rank(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *a, const gc
                               k->shape[d], y->shape[d], d);
         if (rt->shape[d] != 1 && rt->shape[d] != y->shape[d]) return fx_decline(c, "the operands do not broadcast");
     }
-    if (!fx_data(c, k->index, NULL)) return fx_decline(c, "the constant operand has no data");
+    if (!fx_data(c, kq >= 0 ? kq : k->index, NULL)) return fx_decline(c, "the constant operand has no data");
     const gc_op *o = fx_op(c, op);
     gc_options opt = o->opt;
     int32_t code = fx_code(c, op), version = gc_op_code(c->m, o)->version;
@@ -87,9 +104,17 @@ static int equal_rank(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *a, const gc
     }
     char hn[600];
     snprintf(hn, sizeof hn, "%s/gc_fix/const_rank4", y->name);
-    int32_t h = gc_sg_add_tensor(c->m, c->sg, hn, k->type, 4, y4, fx_t(c, k->index)->buffer);
+    int32_t src = kq >= 0 ? kq : k->index;   /* the buffer viewed at rank 4 */
+    const gc_tensor *st = fx_t(c, src);
+    int32_t h = gc_sg_add_tensor(c->m, c->sg, hn, st->type, 4, y4, st->buffer);
     if (h < 0) { c->oom = true; return -1; }
-    fx_t(c, h)->quant = (gc_quant *)k->quant;
+    fx_t(c, h)->quant = fx_t(c, src)->quant;
+    if (kq >= 0) {   /* DEQUANTIZE the rank-4 view: the weights stay as the file stores them */
+        int32_t dp = fx_producer(c, k->index), dv = gc_op_code(c->m, fx_op(c, dp))->version;
+        int32_t d4 = fx_new_tensor(c, y->name, "dequantized_rank4", k->type, 4, y4, k->quant);
+        if (d4 < 0 || fx_add_op(c, at++, GC_OP_DEQUANTIZE, dv, 1, &h, 1, &d4) < 0) return -1;
+        h = d4;
+    }
     int32_t in[2] = { rt_first ? x4 : h, rt_first ? h : x4 };
     int32_t o4 = fx_new_tensor(c, y->name, "out_rank4", y->type, 4, y4, y->quant);
     if (o4 < 0) return -1;
@@ -97,8 +122,10 @@ static int equal_rank(gc_fix_ctx *c, int32_t op, const gc_fix_tinfo *a, const gc
     if (k4 < 0) return -1;
     fx_op(c, k4)->opt = opt;
     if (fx_add_reshape(c, at, o4, y->index) < 0) return -1;
-    fx_note(c, "RESHAPE '%s' to rank 4%s, %s with the constant at rank 4, RESHAPE back", rt->name,
-            tile ? ", TILE to the output's shape" : "", gc_builtin_name(code));
+    if (kq >= 0) fx_remove_dead(c, k->index);   /* the old DEQUANTIZE, when nothing else reads it */
+    fx_note(c, "RESHAPE '%s' to rank 4%s, %s with the %s at rank 4, RESHAPE back", rt->name,
+            tile ? ", TILE to the output's shape" : "", gc_builtin_name(code),
+            kq >= 0 ? "DEQUANTIZE'd constant" : "constant");
     return 1;
 }
 
@@ -110,7 +137,9 @@ static int apply(gc_fix_ctx *c, int32_t op) {
         return fx_decline(c, "missing operand or rank > %d", GC_FIX_MAXR);
     if (a.is_const && b.is_const) return fx_pass_over(c);   /* refused for another reason */
     if (a.rank == b.rank) {
-        if (a.is_const || b.is_const) return equal_rank(c, op, &a, &b, &y);
+        if (a.is_const || b.is_const) return equal_rank(c, op, &a, &b, &y, -1);
+        int32_t qa = dequantized_const(c, &a), qb = dequantized_const(c, &b);
+        if ((qa >= 0) != (qb >= 0)) return equal_rank(c, op, &a, &b, &y, qa >= 0 ? qa : qb);
         return fx_pass_over(c);
     }
     if (!a.is_static || !b.is_static || !y.is_static) return fx_decline(c, "dynamic shapes");

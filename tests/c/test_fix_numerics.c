@@ -5,6 +5,7 @@
 #include "test.h"
 #include "fix/fix.h"
 #include "test_fix_lib.h"
+#include "interp/fp16.h"
 
 /* y = CUMSUM(x, axis, exclusive, reverse), x [2,16] or [6,10] */
 static gc_model *cumsum_model(int rank, int32_t axis, bool exclusive, bool reverse) {
@@ -188,6 +189,61 @@ GC_TEST(fix_rank_align_equal_rank_const) {
     CHECK_MSG(why && strstr(why, "broadcasts too"), "%s", why ? why : "(none)");
     run_free(&r);
     gc_model_free(m);
+}
+
+/* fp16 weights: ADD(x [xs], DEQUANTIZE(fp16 constant [xs])) meets the op as a constant on
+ * the GPU; ADD([4,16], DEQUANTIZE(fp16 [4,16])) was measured wrong (densify_add_fp16 after
+ * densify_const, both runtimes). rank_align views the FLOAT16 buffer at rank 4 and
+ * DEQUANTIZEs it there (the file keeps its fp16 weights); the old DEQUANTIZE goes. */
+GC_TEST(fix_rank_align_equal_rank_dequantized_const) {
+    for (int rank = 1; rank <= 3; rank++)
+        {
+            static const int32_t shapes[3][3] = { { 6 }, { 4, 16 }, { 3, 4, 5 } };
+            const int32_t *sh = shapes[rank - 1];
+            int n = 1;
+            for (int d = 0; d < rank; d++) n *= sh[d];
+            uint16_t h[64];
+            for (int i = 0; i < n; i++) h[i] = gc_f32_to_f16(0.37f * (float)i - 5.0f);
+            mb b = mb_new();
+            int32_t x = T(&b, "x", GC_T_FLOAT32, rank, sh);
+            int32_t q = C(&b, "w_f16", GC_T_FLOAT16, rank, sh, h, sizeof(uint16_t) * (size_t)n);
+            int32_t w = T(&b, "w", GC_T_FLOAT32, rank, sh);
+            int32_t y = T(&b, "y", GC_T_FLOAT32, rank, sh);
+            OP(&b, GC_OP_DEQUANTIZE, 3, 1, V(q), 1, V(w));
+            OP(&b, GC_OP_ADD, 1, 2, V(x, w), 1, V(y));
+            IO(&b, 1, V(x), 1, V(y));
+            char err[256];
+            gc_check_result *ck = gc_check(b.m, GC_TARGET_MLDRIFT, err, sizeof err);
+            CHECK_MSG(ck && !ck->gpu_correct && ck->nodes[1].numerics_rule &&
+                      !strcmp(ck->nodes[1].numerics_rule, "numerics.equal_rank_const"), "rank %d", rank);
+            gc_check_free(ck);
+            run r;
+            fix_run(b.m, NULL, &r, true);
+            CHECK_MSG(sites(r.r, "rank_align") == 1, "rank %d", rank);
+            CHECK(r.r && r.r->exactness == GC_FIX_BIT_EXACT);
+            CHECK_EQ_INT(count_ops(b.m, GC_OP_DEQUANTIZE), 1);   /* the old one removed */
+            const gc_op *o = first_op(b.m, GC_OP_ADD);
+            const gc_subgraph *sg = &b.m->subgraphs[0];
+            if (o) {   /* rank 4 on both sides; the constant side DEQUANTIZEd from a FLOAT16 rank-4 view */
+                const gc_tensor *a = &sg->tensors[o->inputs[0]], *c = &sg->tensors[o->inputs[1]];
+                CHECK(a->rank == 4 && c->rank == 4 && !memcmp(a->shape, c->shape, 4 * sizeof(int32_t)));
+                int32_t p = -1;
+                for (int32_t i = 0; i < sg->n_ops; i++)
+                    if (sg->ops[i].n_outputs == 1 && sg->ops[i].outputs[0] == o->inputs[1]) p = i;
+                CHECK(p >= 0 && gc_op_builtin(b.m, &sg->ops[p]) == GC_OP_DEQUANTIZE);
+                if (p >= 0) {
+                    const gc_tensor *v = &sg->tensors[sg->ops[p].inputs[0]];
+                    const gc_buffer *vb = gc_tensor_buffer(b.m, v);
+                    CHECK(v->type == GC_T_FLOAT16 && v->rank == 4 && gc_tensor_is_const(b.m, v));
+                    CHECK(vb && vb->size == sizeof(uint16_t) * (size_t)n && !memcmp(vb->data, h, vb->size));
+                }
+            }
+            ck = gc_check(b.m, GC_TARGET_MLDRIFT, err, sizeof err);
+            CHECK(ck && ck->gpu_correct && ck->gpu_clean);
+            gc_check_free(ck);
+            run_free(&r);
+            gc_model_free(b.m);
+        }
 }
 
 /* x [1,H,H,4] -> TRANSPOSE_CONV(k x k, stride s, SAME/VALID, output [1,OH,OH,6][, bias][, RELU]) -> y,

@@ -304,11 +304,35 @@ static void dequantize(sw_ctx *x, quse u, qkind k) {
     sw_emit(x, &c, "dequantize", OPN[u], what, "dequant_%s_%s", KN[k], UN[u]);
 }
 
+/* ADD(x, DEQUANTIZE(fp16 constant)) at equal ranks 1-3 with dim 0 > 1: the GPU folds the
+ * DEQUANTIZE into a constant, and ADD([4,16], const [4,16]) was measured wrong
+ * (densify_add_fp16 after densify_const). Constant first or second. */
+static void dequantize_add_rank(sw_ctx *x, int rank, bool const_first) {
+    static const int32_t shapes[3][3] = { { 6 }, { 4, 16 }, { 3, 4, 5 } };
+    sw_case c;
+    sw_begin(&c);
+    const int32_t *sh = shapes[rank - 1];
+    int32_t in = sw_t(&c, "x", SW_F32, rank, sh);
+    int32_t w = dequant_const(&c, rank, sh, Q_FP16, 0);
+    int32_t y = sw_t(&c, "y", SW_F32, rank, sh);
+    if (const_first) sw_op(&c, GC_OP_ADD, 1, SW_L(w, in), SW_L(y));
+    else sw_op(&c, GC_OP_ADD, 1, SW_L(in, w), SW_L(y));
+    sw_attr_s(&c, "consumer", "ADD");
+    sw_attr_s(&c, "weights", "fp16");
+    sw_attr_i(&c, "rank", rank);
+    char what[256];
+    snprintf(what, sizeof what, "ADD of a rank-%d runtime tensor and a DEQUANTIZE'd fp16 constant of the same shape%s", rank,
+             const_first ? " (constant first)" : "");
+    sw_emit(x, &c, "dequantize", "ADD", what, "dequant_fp16_add_r%d%s", rank, const_first ? "_cfirst" : "");
+}
+
 void sw_family_dequantize(sw_ctx *x) {
     for (int u = Q_CONV; u <= Q_ADD; u++)
         for (int k = Q_FP16; k <= Q_INT8_PC; k++) dequantize(x, u, k);
     dequantize(x, Q_BMM, Q_FP16);
     dequantize(x, Q_BMM, Q_INT8);
+    for (int r = 1; r <= 3; r++) dequantize_add_rank(x, r, false);
+    dequantize_add_rank(x, 2, true);
 }
 
 /* ---- outputs also consumed ------------------------------------------------------------------ */

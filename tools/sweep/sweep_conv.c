@@ -66,6 +66,13 @@ void sw_family_conv(sw_ctx *x) {
     conv(x, 3, 3, 1, 1, SW_SAME, 12, 12, 3, SW_ACT_NONE, "_g3");
     conv(x, 3, 3, 2, 1, SW_VALID, 12, 12, 3, SW_ACT_NONE, "_g3_c12x12");
     conv(x, 3, 3, 2, 1, SW_VALID, 8, 4, 2, SW_ACT_NONE, "_g2_c8x4");
+    /* the measured condition is < 4 output channels per group: 1, 2 and 3 per group at
+     * stride 1 SAME, and 8 per group (right?) */
+    conv(x, 3, 3, 1, 1, SW_SAME, 8, 4, 4, SW_ACT_NONE, "_g4_c8x4");
+    conv(x, 3, 3, 1, 1, SW_SAME, 8, 4, 2, SW_ACT_NONE, "_g2_c8x4");
+    conv(x, 3, 3, 1, 1, SW_SAME, 8, 6, 2, SW_ACT_NONE, "_g2_c8x6");
+    conv(x, 1, 1, 1, 1, SW_SAME, 16, 8, 8, SW_ACT_NONE, "_g8_c16x8");
+    conv(x, 3, 3, 1, 1, SW_SAME, 8, 16, 2, SW_ACT_NONE, "_g2_c8x16");
     /* wider channels: 4-aligned and not */
     conv(x, 3, 3, 1, 1, SW_SAME, 3, 16, 1, SW_ACT_NONE, "_c3x16");
     conv(x, 3, 3, 1, 1, SW_SAME, 20, 5, 1, SW_ACT_NONE, "_c20x5");
