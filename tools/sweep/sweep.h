@@ -124,6 +124,7 @@ int sw_conv_out(int in, int k, int stride, int dilation, int padding);
 
 /* the family entry points */
 void sw_family_conv(sw_ctx *x);
+void sw_family_conv_wide(sw_ctx *x);
 void sw_family_depthwise(sw_ctx *x);
 void sw_family_transpose_conv(sw_ctx *x);
 void sw_family_fully_connected(sw_ctx *x);

@@ -12,9 +12,9 @@
 static const char *pad_name(int p) { return p == SW_SAME ? "SAME" : "VALID"; }
 
 /* x[1,H,W,cin] -> CONV_2D(kh x kw, stride s, dilation d, padding, groups) -> y */
-static void conv(sw_ctx *x, int kh, int kw, int s, int d, int pad, int cin, int cout, int groups, int act,
-                 const char *tag) {
-    const int H = 16, W = 16;
+static void conv_at(sw_ctx *x, const char *family, int H, int kh, int kw, int s, int d, int pad, int cin, int cout,
+                    int groups, int act, const char *tag) {
+    const int W = H;
     int oh = sw_conv_out(H, kh, s, d, pad), ow = sw_conv_out(W, kw, s, d, pad);
     if (oh < 1 || ow < 1) return;
     sw_case c;
@@ -42,7 +42,38 @@ static void conv(sw_ctx *x, int kh, int kw, int s, int d, int pad, int cin, int 
     char what[200];
     snprintf(what, sizeof what, "CONV_2D %dx%d stride %d dilation %d %s, %d->%d channels%s", kh, kw, s, d, pad_name(pad),
              cin, cout, groups > 1 ? " (grouped)" : "");
-    sw_emit(x, &c, "conv", "CONV_2D", what, "conv2d_k%dx%d_s%d_d%d_%s%s", kh, kw, s, d, pad == SW_SAME ? "same" : "valid", tag);
+    sw_attr_i(&c, "hw", H);
+    sw_emit(x, &c, family, "CONV_2D", what, "conv2d_k%dx%d_s%d_d%d_%s%s", kh, kw, s, d, pad == SW_SAME ? "same" : "valid", tag);
+}
+
+/* x[1,16,16,cin] (the conv family's geometry) */
+static void conv(sw_ctx *x, int kh, int kw, int s, int d, int pad, int cin, int cout, int groups, int act,
+                 const char *tag) {
+    conv_at(x, "conv", 16, kh, kw, s, d, pad, cin, cout, groups, act, tag);
+}
+
+/* Wide channels at ResNet geometry: resnet18 on LiteRT.js at fp16 diverged at its first 3x3
+ * conv of layer1 ([1,56,56,64] -> 64, RELU; gpuclean bisect on the H200, 2026-12-02) while
+ * the 8-channel 16x16 convs above were right. Channels 16..128, 16x16 and 56x56, 3x3 and
+ * 1x1, stride 1 and 2, RELU fused or not. */
+void sw_family_conv_wide(sw_ctx *x) {
+    static const int ch[][2] = { { 16, 16 }, { 32, 32 }, { 64, 64 }, { 64, 128 } };
+    char tag[64];
+    for (int i = 0; i < 4; i++)
+        for (int hw = 16; hw <= 56; hw += 40) {
+            snprintf(tag, sizeof tag, "_c%dx%d_hw%d_relu", ch[i][0], ch[i][1], hw);
+            conv_at(x, "conv_wide", hw, 3, 3, 1, 1, SW_SAME, ch[i][0], ch[i][1], 1, SW_ACT_RELU, tag);
+        }
+    snprintf(tag, sizeof tag, "_c64x64_hw56");
+    conv_at(x, "conv_wide", 56, 3, 3, 1, 1, SW_SAME, 64, 64, 1, SW_ACT_NONE, tag);
+    snprintf(tag, sizeof tag, "_c64x64_hw56_relu");
+    conv_at(x, "conv_wide", 56, 1, 1, 1, 1, SW_SAME, 64, 64, 1, SW_ACT_RELU, tag);
+    snprintf(tag, sizeof tag, "_c64x128_hw56_relu");
+    conv_at(x, "conv_wide", 56, 3, 3, 2, 1, SW_SAME, 64, 128, 1, SW_ACT_RELU, tag);
+    snprintf(tag, sizeof tag, "_c8x8_hw56_relu");
+    conv_at(x, "conv_wide", 56, 3, 3, 1, 1, SW_SAME, 8, 8, 1, SW_ACT_RELU, tag);
+    snprintf(tag, sizeof tag, "_c64x64_hw28_relu");
+    conv_at(x, "conv_wide", 28, 3, 3, 1, 1, SW_SAME, 64, 64, 1, SW_ACT_RELU, tag);
 }
 
 void sw_family_conv(sw_ctx *x) {

@@ -10,6 +10,7 @@
 
 const sw_family sw_families[] = {
     { "conv", "CONV_2D: kernel 1-7, stride 1/2, dilation 1/2, SAME/VALID, grouped", sw_family_conv },
+    { "conv_wide", "CONV_2D with 16-128 channels at 16x16, 28x28 and 56x56 (ResNet geometry)", sw_family_conv_wide },
     { "depthwise", "DEPTHWISE_CONV_2D: kernel 1-7, stride, dilation, depth multiplier 1/2/4", sw_family_depthwise },
     { "transpose_conv", "TRANSPOSE_CONV: kernel, stride, padding, bias, fused activation", sw_family_transpose_conv },
     { "fully_connected", "FULLY_CONNECTED: keep_num_dims 0/1, input rank 2-4, bias, runtime weights", sw_family_fully_connected },
