@@ -22,11 +22,12 @@ LiteRT GPU accelerator, with the numbers to prove it.
 4. re-convert only when the remedies really changed the module, then fix, check and
    verify that candidate too; repeat while untried remedies remain (max_rounds);
 5. write the best candidate seen, never a worse one. Candidates rank by: loads on LiteRT
-   CPU, fp32 parity (a wrong model is never "better"), GPU residency (gpu_nodes/nodes,
+   CPU, fp32 parity (a wrong model is never "better"), GPU-correct, GPU residency (gpu_nodes/nodes,
    then fewer CPU nodes), the number of parity checks passing, fewer nodes, earlier.
 
 report["ok"] is True only when the written file is GPU-clean (static check for the
-target, and the real GPU where one ran) *and* matches PyTorch at fp32 (interpreter, LiteRT
+target, and the real GPU where one ran) *and* GPU-correct (no node measured wrong on the
+target runtime: `gpu_runtime`, the facts of data/gpu/facts.tsv) *and* matches PyTorch at fp32 (interpreter, LiteRT
 CPU) *and* at the GPU's precision (the fp16 emulation, the real GPU); each of the three is
 reported on its own (report["gpu_clean"], ["fp32_parity"], ["gpu_precision_parity"]), with
 the reasons when not ok. The report (JSON-serialisable, strict JSON) is also written next
@@ -237,23 +238,26 @@ def _atomic_copy(src, dst):
 
 # ---- the .tflite side: check, fix, verify --------------------------------------------
 
-def _check(path, target="mldrift"):
+def _check(path, target="mldrift", facts_runtime=None):
     """(summary dict for the report, check JSON or None, inspect JSON). Through the C
-    library; the CLI when the library cannot be loaded."""
+    library; the CLI when the library cannot be loaded. facts_runtime ("native", "js",
+    "native-2.3", ...; None: the default): whose measured GPU facts decide gpu_correct
+    (mldrift only)."""
     from .core import Model
     err = None
     try:
         with Model(path) as m:
             ins = m.inspect()
             try:
-                chk = m.check(target)
+                chk = m.check(target, facts_runtime if target == "mldrift" else None)
             except (NotImplementedError, GpucleanError) as e:
                 chk, err = None, str(e)
     except GpucleanError as e:
         from .runtime import RuntimeUnavailable, cli_json
         try:
             _, ins, e1 = cli_json(["inspect", path])
-            _, chk, e2 = cli_json(["check", path, "--target", target])
+            rt = ["--runtime", facts_runtime] if facts_runtime and target == "mldrift" else []
+            _, chk, e2 = cli_json(["check", path, "--target", target] + rt)
         except RuntimeUnavailable:
             raise e
         if ins is None:
@@ -276,6 +280,8 @@ def _check(path, target="mldrift"):
            "gpu_nodes": gpu, "nodes": nodes if nodes is not None else sum(ops.values()),
            "cpu_nodes": s.get("cpu_nodes", (nodes - gpu) if nodes is not None and gpu is not None else None),
            "partitions": s.get("partitions"), "target": target,
+           "gpu_correct": s.get("gpu_correct"), "wrong_nodes": s.get("wrong_nodes"),
+           "facts_runtime": s.get("runtime"),
            "rejected": rejected, "n_rejected": len(rejected),
            "fp16_lints": router.fp16_lints(chk), "ops": ops,
            "seed_notes": router.hostile_ops(ins),
@@ -286,7 +292,7 @@ def _check(path, target="mldrift"):
     return out, chk, ins
 
 
-def run_fix(path, out, target="mldrift", timeout=600):
+def run_fix(path, out, target="mldrift", timeout=600, facts_runtime=None):
     """`gpuclean fix PATH -o OUT --target T --json` -> a dict: exit, changed (a pass
     rewrote something and OUT was written), passes applied (id, fix id, exactness, sites,
     nodes removed/added), residency before/after, fix's own verification, error."""
@@ -294,7 +300,8 @@ def run_fix(path, out, target="mldrift", timeout=600):
     res = {"on": os.path.basename(path), "exit": None, "changed": False, "passes": [],
            "residency": None, "verify": None, "error": None}
     try:
-        code, doc, err = cli_json(["fix", path, "-o", out, "--target", target], timeout=timeout)
+        rt = ["--runtime", facts_runtime] if facts_runtime and target == "mldrift" else []
+        code, doc, err = cli_json(["fix", path, "-o", out, "--target", target] + rt, timeout=timeout)
     except (RuntimeUnavailable, OSError) as e:
         res["error"] = "gpuclean fix unavailable: %s" % e
         return res
@@ -459,7 +466,11 @@ def _judge(check, par, meta, min_corr, min_corr_fp16, verified):
         if g.get("verdict") in _GPU_NOT_CLEAN:
             gc = False
             reasons.append("real GPU (%s): %s" % (rname, g.get("text")))
-    res = {"gpu_clean": gc, "loads_cpu": meta.get("loads_cpu"), "passes": 0}
+    res = {"gpu_clean": gc, "loads_cpu": meta.get("loads_cpu"), "passes": 0,
+           "gpu_correct": check.get("gpu_correct")}
+    if check.get("gpu_correct") is False:
+        reasons.append("not GPU-correct: %s node(s) measured wrong on the GPU (%s)"
+                       % (check.get("wrong_nodes"), check.get("facts_runtime")))
     if not verified:
         res["fp32_parity"] = res["gpu_precision_parity"] = None
         reasons.append("not verified (check=False)")
@@ -818,6 +829,7 @@ def _rank_key(c):
     g = chk.get("gpu_nodes") or 0
     return (v.get("loads_cpu") is not False,
             v.get("fp32_parity") is not False and (c.get("fix") or {}).get("verified") is not False,
+            chk.get("gpu_correct") is not False,          # no node measured wrong on the target runtime
             (g / nodes) if nodes else 0.0,
             -(nodes - g),
             v.get("passes", 0),
@@ -843,8 +855,10 @@ def convert_for_gpu(model, sample_inputs=None, out_path=None, check=True, verbos
     False. fix: run `gpuclean fix` on every conversion. min_corr / min_corr_fp16: the
     fp32 and GPU-precision parity bars. verbose: progress lines on stderr and the report
     on stdout; progress: a callable receiving the progress lines instead. gpu_runtime:
-    whose fp16 arithmetic the interpreter's fp16 check emulates, "native" (default) or
-    "js" (docs/fp16-model.md).
+    the GPU runtime the model is for, "native" (default: libLiteRt, what apps ship) or "js"
+    (LiteRT.js): whose fp16 arithmetic the interpreter's fp16 check emulates
+    (docs/fp16-model.md) and whose measured GPU facts `check` and `fix` apply (a node
+    measured wrong there makes a candidate not GPU-correct; fix rewrites it where it can).
     Never raises because a remedy does not fit the model; raises GpucleanError when even
     the plain conversion fails. Returns the report dict (see format_report)."""
     if gpu_runtime not in (None, "native", "js"):
@@ -918,7 +932,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
     def add_candidate(name, path, origin, rems, torch_out, fixrec=None):
         try:
             with loop.step("check"):
-                summ, chk, ins = _check(path, target)
+                summ, chk, ins = _check(path, target, gpu_runtime)
         except GpucleanError as e:
             if name == "plain":
                 raise
@@ -952,7 +966,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         path = store[c["name"]][0]
         out = os.path.join(work, "%s.fix.tflite" % c["name"].replace("+", "_"))
         with loop.step("fix", "gpuclean fix on %s" % c["name"]):
-            fr = run_fix(path, out, target)
+            fr = run_fix(path, out, target, facts_runtime=gpu_runtime)
         fr["on"] = c["name"]
         report["fix_runs"].append(fr)
         if fr.get("error"):
@@ -1076,6 +1090,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
                                                            "gpu_precision_parity", "loads_cpu")},
         "gpu_clean": v["gpu_clean"], "fp32_parity": v["fp32_parity"],
         "gpu_precision_parity": v["gpu_precision_parity"], "loads_cpu": v["loads_cpu"],
+        "gpu_correct": v.get("gpu_correct"),
         "reasons": v["reasons"],
         "fix_passes": (best.get("fix") or {}).get("passes", []),
         "seed_notes": router.seed_notes(store[best["name"]][2]),
@@ -1083,7 +1098,7 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
     if policy == "rejected+seed" and final.get("seed_notes"):
         report["reasons"] = report["reasons"] + ["seed-hostile ops remain (policy rejected+seed): %s"
                                                  % json.dumps(final["seed_notes"], sort_keys=True)]
-    report["ok"] = bool(v["gpu_clean"] and v["fp32_parity"] is True
+    report["ok"] = bool(v["gpu_clean"] and v["fp32_parity"] is True and v.get("gpu_correct") is not False
                         and v["gpu_precision_parity"] is True and v["loads_cpu"] is not False
                         and not (policy == "rejected+seed" and final.get("seed_notes")))
     applied = {}
@@ -1098,6 +1113,8 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
                                "gpu_nodes": c["check"].get("gpu_nodes"),
                                "nodes": c["check"].get("nodes"),
                                "size_bytes": c["check"].get("size_bytes"),
+                               "gpu_correct": c["check"].get("gpu_correct"),
+                               "facts_runtime": c["check"].get("facts_runtime"),
                                "fix": c.get("fix")} for c in cands]
     t["total"] = round(time.time() - loop.t0, 3)
     report["timings"] = dict(t)
@@ -1208,8 +1225,9 @@ def format_report(r):
             lines.append("    runtime %s: %s" % (k, v))
     for k, g in (lt.get("gpu") or {}).items():
         lines.append("    real GPU (%s): %s" % (k, g.get("text")))
-    lines.append("  GPU-clean: %s; fp32 parity: %s; GPU-precision parity: %s" % (
-        _yn(r["gpu_clean"]), _yn(r["fp32_parity"]), _yn(r["gpu_precision_parity"])))
+    lines.append("  GPU-clean: %s; GPU-correct (measured facts, %s): %s; fp32 parity: %s; GPU-precision parity: %s" % (
+        _yn(r["gpu_clean"]), (r.get("final") or {}).get("facts_runtime") or "n/a", _yn(r.get("gpu_correct")),
+        _yn(r["fp32_parity"]), _yn(r["gpu_precision_parity"])))
     tm = r.get("timings", {})
     order = ("plain_conversion", "reconversion", "rewrite", "fix", "check", "verify", "reference", "write")
     lines.append("  timings: %s; %d conversion(s)" % (", ".join(

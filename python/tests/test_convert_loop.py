@@ -298,3 +298,27 @@ def test_demo_cli(tmp_path, checker):
     rc = demo.main([str(tmp_path / "out")])
     assert rc == 0
     assert (tmp_path / "out" / "demo.tflite").exists() and (tmp_path / "out" / "report.json").exists()
+
+
+def test_measured_miscompute_fixed_for_the_target_runtime(tmp_path, checker):
+    """A grouped conv with 2 outputs per group runs fully on the GPU and computes wrong
+    numbers there (fact numerics.conv_group_out, measured on the H200, both runtimes): the
+    plain conversion is GPU-clean but not GPU-correct, so it is not ok; gpuclean fix (with
+    the target runtime's facts) rewrites it as a dense block-diagonal conv, measured right,
+    and that candidate is chosen and ok. The same for gpu_runtime="js"."""
+    torch.manual_seed(3)
+    net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 4, 3, padding=1, groups=2)).eval()
+    xs = (torch.randn(1, 3, 16, 16, generator=torch.Generator().manual_seed(4)),)
+    for rt in ("native", "js"):
+        out = tmp_path / ("g_%s.tflite" % rt)
+        rep = convert_for_gpu(net, xs, str(out), gpu_runtime=rt, runtime=False)
+        text = format_report(rep)
+        plain = next(c for c in rep["candidates"] if c["name"] == "plain")
+        assert plain["verdict"]["gpu_clean"] and plain["gpu_correct"] is False, text
+        assert plain["facts_runtime"].startswith(rt + "-"), text
+        assert plain["verdict"]["gpu_correct"] is False and any("GPU-correct" in r for r in plain["verdict"]["reasons"])
+        assert rep["chosen"] == "plain+fix", text
+        assert rep["final"]["gpu_correct"] is True and rep["gpu_correct"] is True and rep["ok"], text
+        assert any(p.get("id") == "conv_group_dense" or p.get("pass") == "conv_group_dense" for p in rep["fix_passes"]), \
+            rep["fix_passes"]
+        assert "GPU-correct (measured facts, %s-" % rt in text
