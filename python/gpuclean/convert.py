@@ -292,7 +292,7 @@ def _check(path, target="mldrift", facts_runtime=None):
     return out, chk, ins
 
 
-def run_fix(path, out, target="mldrift", timeout=600, facts_runtime=None):
+def run_fix(path, out, target="mldrift", timeout=600, facts_runtime=None, precision=None):
     """`gpuclean fix PATH -o OUT --target T --json` -> a dict: exit, changed (a pass
     rewrote something and OUT was written), passes applied (id, fix id, exactness, sites,
     nodes removed/added), residency before/after, fix's own verification, error."""
@@ -301,6 +301,8 @@ def run_fix(path, out, target="mldrift", timeout=600, facts_runtime=None):
            "residency": None, "verify": None, "error": None}
     try:
         rt = ["--runtime", facts_runtime] if facts_runtime and target == "mldrift" else []
+        if precision and target == "mldrift":
+            rt += ["--precision", precision]
         code, doc, err = cli_json(["fix", path, "-o", out, "--target", target] + rt, timeout=timeout)
     except (RuntimeUnavailable, OSError) as e:
         res["error"] = "gpuclean fix unavailable: %s" % e
@@ -966,7 +968,8 @@ def _run(model, sample_inputs, out_path, plain_out, report_path, work, loop, *, 
         path = store[c["name"]][0]
         out = os.path.join(work, "%s.fix.tflite" % c["name"].replace("+", "_"))
         with loop.step("fix", "gpuclean fix on %s" % c["name"]):
-            fr = run_fix(path, out, target, facts_runtime=gpu_runtime)
+            # the GPU runs the model at fp16 (the GPU-precision bar): fp16-only miscomputes are fixed too
+            fr = run_fix(path, out, target, facts_runtime=gpu_runtime, precision="fp16")
         fr["on"] = c["name"]
         report["fix_runs"].append(fr)
         if fr.get("error"):

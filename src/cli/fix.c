@@ -1,4 +1,4 @@
-/* fix.c — `gpuclean fix MODEL -o OUT [--target mldrift|classic] [--runtime R] [--only PASS,...]
+/* fix.c — `gpuclean fix MODEL -o OUT [--target mldrift|classic] [--runtime R] [--precision P] [--only PASS,...]
  *           [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json] [--list]
  *           [--quiet] [--progress|--no-progress]`
  * Applies the graph rewrites of src/fix (each re-checked against the GPU rules), writes
@@ -17,8 +17,8 @@
 #include "check/numerics.h"
 
 static int usage(void) {
-    printf("usage: gpuclean fix MODEL -o OUT [--target mldrift|classic] [--runtime R] [--only PASS,...]\n"
-           "                    [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json]\n"
+    printf("usage: gpuclean fix MODEL -o OUT [--target mldrift|classic] [--runtime R] [--precision fp32|fp16]\n"
+           "                    [--only PASS,...] [--skip PASS,...] [--force PASS,...|all] [--no-verify] [--seed N] [--json]\n"
            "                    [--quiet] [--progress | --no-progress]\n"
            "       gpuclean fix --list\n"
            "  Rewrites the nodes the GPU refuses (gpuclean check) into equivalent ones it accepts,\n"
@@ -32,7 +32,9 @@ static int usage(void) {
            "  --runtime R (native-2.3, js-2.5, ...; default: the native runtime apps ship; gpuclean\n"
            "  check --list-runtimes) selects whose measured GPU facts the checks apply: kernel-building\n"
            "  failures and miscomputes measured on that runtime are fixed (e.g. --runtime js rewrites a\n"
-           "  GATHER with constant indices that LiteRT.js cannot build).\n"
+           "  GATHER with constant indices that LiteRT.js cannot build). --precision fp16 (default fp32):\n"
+           "  the GPU runs the model at fp16, so miscomputes measured at fp16 only are fixed too (e.g.\n"
+           "  LiteRT.js's wide 3x3 convs).\n"
            "  --quiet prints only the residency line and the verification verdict. Progress goes\n"
            "  to stderr when it is a terminal (--progress: always, --no-progress: never).\n"
            "  Exit 0: OUT is GPU-clean and verified; 1: findings remain or verification failed\n"
@@ -89,6 +91,11 @@ int gc_cli_fix(int argc, char **argv) {
             if (!gc_facts_runtime(&gc_gpu_facts_builtin, v))
                 return gc_cli_usage_error("fix", "unknown runtime '%s' (gpuclean check --list-runtimes)", v);
             o.runtime = v;
+        } else if (is_flag(a, "--precision")) {
+            const char *v = value(argc, argv, &i, "--precision");
+            if (!v || (strcmp(v, "fp32") && strcmp(v, "fp16")))
+                return gc_cli_usage_error("fix", "--precision must be fp32 or fp16");
+            o.precision = !strcmp(v, "fp16") ? GC_FPREC_FP16 : GC_FPREC_FP32;
         } else if (is_flag(a, "--only") || is_flag(a, "--skip") || is_flag(a, "--force")) {
             const char *flag = is_flag(a, "--only") ? "--only" : is_flag(a, "--skip") ? "--skip" : "--force";
             const char *v = value(argc, argv, &i, flag);

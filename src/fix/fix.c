@@ -44,6 +44,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_bmm_batch_explicit,   /* fix.bmm.batch_explicit (ML Drift: unequal batch dims miscompute) */
     &gc_fix_dwconv_k1_multiplier, /* fix.depthwise.k1_multiplier (ML Drift: 1x1 depthwise with multiplier > 1 miscomputes) */
     &gc_fix_conv_group_dense,     /* fix.conv.group_dense (ML Drift: grouped conv with < 4 outputs per group miscomputes) */
+    &gc_fix_conv_out_split,       /* fix.conv.split_out_channels (LiteRT.js fp16: Winograd-eligible 3x3 convs miscompute) */
     &gc_fix_pow_square,           /* fix.pow.square (NaN for negative bases on the GPU) */
     &gc_fix_cumsum_canon,     /* fix.cumsum.canon (exclusive, reverse, negative axis, axis 0: wrong on the GPU) */
 };
@@ -218,7 +219,8 @@ static bool has_risk(const gc_check_result *r, int32_t sg, int32_t node, const g
 
 /* gc_check for the driver: the target, and the runtime's facts on ML Drift */
 static gc_check_result *check_model(const gc_model *m, const gc_fix_opts *o, char *err, size_t errlen) {
-    gc_check_opts co = { .runtime = o->target == GC_TARGET_MLDRIFT ? o->runtime : NULL };
+    bool ml = o->target == GC_TARGET_MLDRIFT;
+    gc_check_opts co = { .runtime = ml ? o->runtime : NULL, .precision = ml ? o->precision : 0 };
     return gc_check_ex(m, o->target, &co, err, errlen);
 }
 

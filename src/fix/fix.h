@@ -115,6 +115,9 @@ typedef struct {
     uint64_t max_const_bytes; /* largest constant a pass may materialize; 64 MiB */
     const char *runtime;      /* whose measured GPU facts the checks apply (gc_check_opts.runtime):
                                  NULL = the default runtime; "js-2.5", ... (ML Drift only) */
+    int precision;            /* GC_FPREC_FP32 (0, default) or GC_FPREC_FP16: the GPU precision the
+                                 model runs at; facts measured wrong at fp16 only count as wrong
+                                 (and are fixed) with fp16 (gc_check_opts.precision) */
 } gc_fix_opts;
 gc_fix_opts gc_fix_opts_default(void);
 /* Check a comma list of pass names: NULL when every name is known, else the first

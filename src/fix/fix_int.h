@@ -171,6 +171,7 @@ extern const gc_fix_pass gc_fix_bmm_adj_explicit;
 extern const gc_fix_pass gc_fix_bmm_batch_explicit;
 extern const gc_fix_pass gc_fix_dwconv_k1_multiplier;
 extern const gc_fix_pass gc_fix_conv_group_dense;
+extern const gc_fix_pass gc_fix_conv_out_split;
 extern const gc_fix_pass gc_fix_pow_square;
 extern const gc_fix_pass gc_fix_cumsum_canon;
 extern const gc_fix_pass gc_fix_const_fold;

@@ -517,3 +517,79 @@ GC_TEST(fix_measured_conv_group_dense) {
     run_free(&r);
     gc_model_free(mm);
 }
+
+/* ---- LiteRT.js fp16 Winograd convs (fact numerics.conv3x3_wide_fp16_js) -------------------- */
+
+/* x [1,hw,hw,cin] -> CONV_2D 3x3 stride 1 SAME (RELU) cin -> cout, bias */
+static gc_model *wide_model(int hw, int cin, int cout) {
+    mb b = mb_new();
+    int nw = cout * 9 * cin;
+    float *wd = malloc(sizeof(float) * (size_t)nw), bd[160];
+    for (int i = 0; i < nw; i++) wd[i] = sinf(0.31f * (float)i) * 0.05f;
+    for (int i = 0; i < cout; i++) bd[i] = 0.01f * (float)i - 0.4f;
+    int32_t x = T(&b, "x", GC_T_FLOAT32, 4, V(1, hw, hw, cin));
+    int32_t w = C(&b, "w", GC_T_FLOAT32, 4, V(cout, 3, 3, cin), wd, sizeof(float) * (size_t)nw);
+    free(wd);
+    int32_t bb = C(&b, "b", GC_T_FLOAT32, 1, V(cout), bd, sizeof(float) * (size_t)cout);
+    int32_t y = T(&b, "y", GC_T_FLOAT32, 4, V(1, hw, hw, cout));
+    int32_t op = OP(&b, GC_OP_CONV_2D, 1, 3, V(x, w, bb), 1, V(y));
+    gc_options *o = OPT(&b, op);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_stride_w, 1);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(b.m, o, GC_O_Conv2DOptions_fused_activation_function, 1);   /* RELU */
+    IO(&b, 1, V(x), 1, V(y));
+    return b.m;
+}
+
+GC_TEST(fix_measured_conv_out_split) {
+    /* measured wrong on LiteRT.js at fp16: split into <= 32-channel convs + CONCATENATION */
+    static const int wrong[][3] = { { 28, 64, 64 }, { 28, 64, 128 }, { 28, 64, 80 } };
+    for (int i = 0; i < 3; i++) {
+        gc_model *mm = wide_model(wrong[i][0], wrong[i][1], wrong[i][2]);
+        gc_fix_opts o = gc_fix_opts_default();
+        o.runtime = "js-2.5";
+        o.precision = GC_FPREC_FP16;
+        run r;
+        fix_run(mm, &o, &r, true);
+        int pieces = (wrong[i][2] + 31) / 32;
+        CHECK_MSG(sites(r.r, "conv_out_split") == 1, "case %d", i);
+        CHECK(r.r && r.r->exactness == GC_FIX_BIT_EXACT && r.r->after.gpu_clean);
+        CHECK_EQ_INT(count_ops(mm, GC_OP_CONV_2D), pieces);
+        CHECK_EQ_INT(count_ops(mm, GC_OP_CONCATENATION), 1);
+        const gc_subgraph *sg = &mm->subgraphs[0];
+        int sum = 0;
+        for (int32_t k = 0; k < sg->n_ops; k++)
+            if (gc_op_builtin(mm, &sg->ops[k]) == GC_OP_CONV_2D) {
+                const gc_tensor *w = &sg->tensors[sg->ops[k].inputs[1]];
+                CHECK(w->shape[0] <= 32 && w->shape[3] == wrong[i][1]);
+                CHECK(gc_opt_int(&sg->ops[k].opt, GC_O_Conv2DOptions_fused_activation_function) == 1);
+                sum += w->shape[0];
+            }
+        CHECK_EQ_INT(sum, wrong[i][2]);
+        gc_check_opts co = { .runtime = "js-2.5", .precision = GC_FPREC_FP16 };
+        char err[256];
+        gc_check_result *ck = gc_check_ex(mm, GC_TARGET_MLDRIFT, &co, err, sizeof err);
+        CHECK(ck && ck->gpu_correct && ck->gpu_clean);
+        gc_check_free(ck);
+        run_free(&r);
+        gc_model_free(mm);
+    }
+    /* left alone: fp32 on LiteRT.js (right there), native at fp16 (right), and the shapes
+     * measured right on LiteRT.js fp16 (16x16; 32 input channels) */
+    static const struct { int hw, cin, cout; const char *rt; int prec; } keep[] = {
+        { 28, 64, 64, "js-2.5", GC_FPREC_FP32 }, { 28, 64, 64, "native-2.3", GC_FPREC_FP16 },
+        { 16, 64, 64, "js-2.5", GC_FPREC_FP16 }, { 56, 32, 32, "js-2.5", GC_FPREC_FP16 },
+    };
+    for (int i = 0; i < 4; i++) {
+        gc_model *mm = wide_model(keep[i].hw, keep[i].cin, keep[i].cout);
+        gc_fix_opts o = gc_fix_opts_default();
+        o.runtime = keep[i].rt;
+        o.precision = keep[i].prec;
+        run r;
+        fix_run(mm, &o, &r, false);
+        CHECK_MSG(sites(r.r, "conv_out_split") == 0, "keep case %d", i);
+        CHECK_EQ_INT(count_ops(mm, GC_OP_CONV_2D), 1);
+        run_free(&r);
+        gc_model_free(mm);
+    }
+}
