@@ -97,10 +97,11 @@ def shard_of(cases, shard):
     return [c for k, c in enumerate(cases) if k % n == i - 1]
 
 
-def fixed_cases(cases, which):
+def fixed_cases(cases, which, fix_args=()):
     """`gpuclean fix` on each case (which = "all", or the comma-separated case names): a
     case it rewrites gets a twin case <name>__fixed (same attrs, inputs and family, op
-    unchanged) so that one device run measures a miscompute and its fix side by side."""
+    unchanged) so that one device run measures a miscompute and its fix side by side.
+    fix_args: more arguments for `gpuclean fix` (--runtime js --precision fp16)."""
     want = None if which == "all" else set(which.split(","))
     out = []
     for c in cases:
@@ -109,7 +110,7 @@ def fixed_cases(cases, which):
         src = os.path.join(STAGE, c["file"])
         name = c["name"] + "__fixed"
         dst = os.path.join(STAGE, name + ".tflite")
-        r = subprocess.run([os.path.join(top, "build", "gpuclean"), "fix", src, "-o", dst, "--json", "--no-progress"],
+        r = subprocess.run([os.path.join(top, "build", "gpuclean"), "fix", src, "-o", dst, "--json", "--no-progress"] + list(fix_args),
                            capture_output=True, text=True)
         try:
             doc = json.loads(r.stdout)
@@ -157,7 +158,7 @@ def cmd_pack(a):
     dest = os.path.abspath(a.dest)
     files = [os.path.join(STAGE, c["file"]) for c in cases]
     if a.fixed:
-        cases = cases + fixed_cases(every, a.fixed)   # fixed twins of every case, measured or not
+        cases = cases + fixed_cases(every, a.fixed, a.fix_args.split())   # fixed twins of every case, measured or not
         files = [os.path.join(STAGE, c["file"]) for c in cases]
     if not cases:
         die("no case selected (and no fixed twin: fix changed none of them)")
@@ -686,6 +687,8 @@ def main():
     p.add_argument("--missing", metavar="DATA_DIR", help="only cases without a row in DATA_DIR/*.jsonl")
     p.add_argument("--fixed", metavar="all|CASE,...",
                    help="also pack <case>__fixed: the case after `gpuclean fix`, where it rewrites something")
+    p.add_argument("--fix-args", default="", metavar="'ARGS'",
+                   help="more `gpuclean fix` arguments for --fixed, e.g. '--runtime js --precision fp16'")
     c = sub.add_parser("collect", help="device output -> data/gpu/sweep/*.jsonl")
     c.add_argument("dir")
     c.add_argument("--device-label", help="device key in the file names (default: from env.txt, e.g. nvidia-h200)")
