@@ -35,17 +35,11 @@ static const int32_t anchors[] = { GC_OP_CONV_2D, -1 };
 
 enum { MAX_GROUPS = 16 };
 
-/* quantization parameters present (an empty table on a float tensor is none) */
-static bool quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
-
 static int apply(gc_fix_ctx *c, int32_t op) {
-    const gc_op *o = fx_op(c, op);
-    if (o->n_inputs < 2 || o->n_inputs > 3 || o->n_outputs != 1) return fx_pass_over(c);
     gc_fix_tinfo x, w, y, b;
-    int32_t bi = o->n_inputs > 2 ? o->inputs[2] : -1;
-    if (!fx_info(c, o->inputs[0], &x) || !fx_info(c, o->inputs[1], &w) || !fx_info(c, o->outputs[0], &y))
-        return fx_pass_over(c);
-    if (x.rank != 4 || w.rank != 4 || !x.is_static) return fx_pass_over(c);
+    int32_t bi;
+    int rc = fx_conv_operands(c, op, &x, &w, &y, &b, &bi);
+    if (rc != 1) return rc;
     int32_t C = x.shape[3], CG = w.shape[3], OC = w.shape[0], KH = w.shape[1], KW = w.shape[2];
     if (CG <= 0 || C <= CG) return fx_pass_over(c);   /* not grouped */
     if (C % CG) return fx_decline(c, "input depth %d is not a multiple of the filter depth %d", (int)C, (int)CG);
@@ -54,14 +48,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     if (G > MAX_GROUPS)
         return fx_decline(c, "%d groups: the dense conv would do %dx the multiply-adds (limit %d groups)", (int)G, (int)G,
                           MAX_GROUPS);
-    if (!w.is_const) return fx_decline(c, "the filter is not a constant");
-    if (x.type != GC_T_FLOAT32 || w.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || quantized(x.quant) ||
-        quantized(w.quant) || quantized(y.quant))
-        return fx_decline(c, "only float32 CONV_2D without quantization is rewritten");
-    if (bi >= 0) {
-        if (!fx_info(c, bi, &b)) return fx_pass_over(c);
-        if (!b.is_const || b.type != GC_T_FLOAT32 || quantized(b.quant)) return fx_decline(c, "the bias is not a float32 constant");
-    }
+    if ((rc = fx_conv_float_consts(c, "CONV_2D", &x, &w, &y, &b, bi)) != 1) return rc;
     if (KH <= 0 || KW <= 0) return fx_decline(c, "empty filter");
     /* each factor < 2^31: the product is checked against the byte limit factor by factor */
     uint64_t lim = c->opts->max_const_bytes / 4, taps = 0;
@@ -74,12 +61,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     uint64_t nb = 0;
     const uint8_t *wd = fx_data(c, w.index, &nb);
     if (!wd || nb < taps * (uint64_t)CG * 4) return fx_decline(c, "the filter data is short");
-    const gc_options *opt = &o->opt;
-    int64_t pad = gc_opt_int(opt, GC_O_Conv2DOptions_padding);
-    int64_t sw = gc_opt_int(opt, GC_O_Conv2DOptions_stride_w), sh = gc_opt_int(opt, GC_O_Conv2DOptions_stride_h);
-    int64_t dw = gc_opt_int(opt, GC_O_Conv2DOptions_dilation_w_factor);
-    int64_t dh = gc_opt_int(opt, GC_O_Conv2DOptions_dilation_h_factor);
-    int64_t act = gc_opt_int(opt, GC_O_Conv2DOptions_fused_activation_function);
+    gc_fix_conv_geom geom = fx_conv_geom(c, op);
     float *W = calloc((size_t)welems, sizeof(float));   /* [OC][KH][KW][C] */
     if (!W) return -1;
     int32_t opg = OC / G;
@@ -96,13 +78,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     int32_t in[3] = { x.index, wt, bi };
     int32_t k = fx_add_op(c, op, GC_OP_CONV_2D, 1, bi >= 0 ? 3 : 2, in, 1, &y.index);   /* v1: no groups */
     if (k < 0) return -1;
-    gc_options *co = &fx_op(c, k)->opt;
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_padding, pad);
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_w, sw);
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_h, sh);
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_dilation_w_factor, dw);
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_dilation_h_factor, dh);
-    if (act) gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_fused_activation_function, act);
+    fx_conv_geom_set(c, k, &geom);
     fx_note(c, "CONV_2D with the block-diagonal dense filter [%d,%d,%d,%d] (%d groups of %d output channels)", (int)OC,
             (int)KH, (int)KW, (int)C, (int)G, (int)opg);
     return 1;

@@ -33,29 +33,19 @@ static const int32_t anchors[] = { GC_OP_CONV_2D, -1 };
 
 enum { PIECE = 32, MAX_PIECES = 32 };
 
-static bool quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
-
 static int apply(gc_fix_ctx *c, int32_t op) {
-    const gc_op *o = fx_op(c, op);
-    if (o->n_inputs < 2 || o->n_inputs > 3 || o->n_outputs != 1) return fx_pass_over(c);
     gc_fix_tinfo x, w, y, b;
-    int32_t bi = o->n_inputs > 2 ? o->inputs[2] : -1;
-    if (!fx_info(c, o->inputs[0], &x) || !fx_info(c, o->inputs[1], &w) || !fx_info(c, o->outputs[0], &y))
-        return fx_pass_over(c);
-    if (x.rank != 4 || w.rank != 4 || y.rank != 4 || !x.is_static || !y.is_static) return fx_pass_over(c);
+    int32_t bi;
+    int rc = fx_conv_operands(c, op, &x, &w, &y, &b, &bi);
+    if (rc != 1) return rc;
+    const gc_op *o = fx_op(c, op);
+    if (!y.is_static) return fx_pass_over(c);
     int32_t OC = w.shape[0], KH = w.shape[1], KW = w.shape[2], C = w.shape[3];
     if (C != x.shape[3]) return fx_decline(c, "a grouped conv (filter depth %d, input depth %d)", (int)C, (int)x.shape[3]);
     if (OC <= PIECE) return fx_pass_over(c);
     if (OC > PIECE * MAX_PIECES) return fx_decline(c, "%d output channels: more than %d pieces", (int)OC, MAX_PIECES);
-    if (!w.is_const) return fx_decline(c, "the filter is not a constant");
-    if (x.type != GC_T_FLOAT32 || w.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || quantized(x.quant) ||
-        quantized(w.quant) || quantized(y.quant))
-        return fx_decline(c, "only float32 CONV_2D without quantization is rewritten");
-    if (bi >= 0) {
-        if (!fx_info(c, bi, &b)) return fx_pass_over(c);
-        if (!b.is_const || b.type != GC_T_FLOAT32 || quantized(b.quant) || b.rank != 1 || b.shape[0] != OC)
-            return fx_decline(c, "the bias is not a float32 constant [%d]", (int)OC);
-    }
+    if ((rc = fx_conv_float_consts(c, "CONV_2D", &x, &w, &y, &b, bi)) != 1) return rc;
+    if (bi >= 0 && (b.rank != 1 || b.shape[0] != OC)) return fx_decline(c, "the bias is not [%d]", (int)OC);
     if (KH <= 0 || KW <= 0 || C <= 0) return fx_decline(c, "empty filter");
     /* per-channel filter size; OC * row_elems <= the filter's own element count */
     uint64_t row = (uint64_t)KH * (uint64_t)KW * (uint64_t)C, nb = 0, bb = 0;
@@ -63,12 +53,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     if (!wd || nb / 4 / row < (uint64_t)OC) return fx_decline(c, "the filter data is short");
     const uint8_t *bd = bi >= 0 ? fx_data(c, bi, &bb) : NULL;
     if (bi >= 0 && (!bd || bb < (uint64_t)OC * 4)) return fx_decline(c, "the bias data is short");
-    const gc_options *opt = &o->opt;
-    int64_t pad = gc_opt_int(opt, GC_O_Conv2DOptions_padding);
-    int64_t sw = gc_opt_int(opt, GC_O_Conv2DOptions_stride_w), sh = gc_opt_int(opt, GC_O_Conv2DOptions_stride_h);
-    int64_t dw = gc_opt_int(opt, GC_O_Conv2DOptions_dilation_w_factor);
-    int64_t dh = gc_opt_int(opt, GC_O_Conv2DOptions_dilation_h_factor);
-    int64_t act = gc_opt_int(opt, GC_O_Conv2DOptions_fused_activation_function);
+    gc_fix_conv_geom geom = fx_conv_geom(c, op);
     int32_t version = gc_op_code(c->m, o)->version;
     int n = (OC + PIECE - 1) / PIECE;
     int32_t parts[MAX_PIECES];
@@ -92,13 +77,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
         int32_t in[3] = { x.index, wt, bt };
         int32_t kk = fx_add_op(c, at++, GC_OP_CONV_2D, version, bd ? 3 : 2, in, 1, &yt);
         if (kk < 0) return -1;
-        gc_options *co = &fx_op(c, kk)->opt;
-        gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_padding, pad);
-        gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_w, sw);
-        gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_h, sh);
-        gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_dilation_w_factor, dw);
-        gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_dilation_h_factor, dh);
-        if (act) gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_fused_activation_function, act);
+        fx_conv_geom_set(c, kk, &geom);
         parts[k] = yt;
     }
     int32_t cat = fx_add_op(c, at, GC_OP_CONCATENATION, 1, n, parts, 1, &y.index);

@@ -33,18 +33,13 @@
 
 static const int32_t anchors[] = { GC_OP_DEPTHWISE_CONV_2D, -1 };
 
-/* quantization parameters present (an empty table on a float tensor is none) */
-static bool quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
-
 static int apply(gc_fix_ctx *c, int32_t op) {
-    const gc_op *o = fx_op(c, op);
-    if (o->n_inputs < 2 || o->n_inputs > 3 || o->n_outputs != 1) return fx_pass_over(c);
     gc_fix_tinfo x, w, y, b;
-    int32_t bi = o->n_inputs > 2 ? o->inputs[2] : -1;
-    if (!fx_info(c, o->inputs[0], &x) || !fx_info(c, o->inputs[1], &w) || !fx_info(c, o->outputs[0], &y))
-        return fx_pass_over(c);
-    if (w.rank != 4 || w.shape[0] != 1 || w.shape[1] != 1 || w.shape[2] != 1) return fx_pass_over(c);   /* not 1x1 */
-    if (x.rank != 4 || !x.is_static || !w.is_const) return fx_pass_over(c);
+    int32_t bi;
+    int rc = fx_conv_operands(c, op, &x, &w, &y, &b, &bi);
+    if (rc != 1) return rc;
+    const gc_op *o = fx_op(c, op);
+    if (w.shape[0] != 1 || w.shape[1] != 1 || w.shape[2] != 1 || !w.is_const) return fx_pass_over(c);   /* not 1x1 */
     int32_t cin = x.shape[3], cout = w.shape[3];
     if (cin <= 0 || cout % cin) return fx_pass_over(c);
     int32_t m = cout / cin;
@@ -52,13 +47,7 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     const gc_options *opt = &o->opt;
     int64_t dm = gc_opt_int(opt, GC_O_DepthwiseConv2DOptions_depth_multiplier);
     if (dm != 0 && dm != m) return fx_decline(c, "depth_multiplier %lld does not match the filter (%d)", (long long)dm, (int)m);
-    if (x.type != GC_T_FLOAT32 || w.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || quantized(x.quant) ||
-        quantized(w.quant) || quantized(y.quant))
-        return fx_decline(c, "only float32 DEPTHWISE_CONV_2D without quantization is rewritten");
-    if (bi >= 0) {
-        if (!fx_info(c, bi, &b)) return fx_pass_over(c);
-        if (!b.is_const || b.type != GC_T_FLOAT32 || quantized(b.quant)) return fx_decline(c, "the bias is not a float32 constant");
-    }
+    if ((rc = fx_conv_float_consts(c, "DEPTHWISE_CONV_2D", &x, &w, &y, &b, bi)) != 1) return rc;
     /* cout, cin < 2^31: the product fits; the limit is checked before the bytes */
     uint64_t welems = (uint64_t)cout * (uint64_t)cin, wbytes = welems <= UINT64_MAX / 4 ? welems * 4 : UINT64_MAX;
     if (wbytes > c->opts->max_const_bytes)
@@ -67,9 +56,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     uint64_t nb = 0;
     const uint8_t *wd = fx_data(c, w.index, &nb);
     if (!wd || nb < (uint64_t)cout * 4) return fx_decline(c, "the filter data is short");
-    int64_t pad = gc_opt_int(opt, GC_O_DepthwiseConv2DOptions_padding);
-    int64_t sw = gc_opt_int(opt, GC_O_DepthwiseConv2DOptions_stride_w), sh = gc_opt_int(opt, GC_O_DepthwiseConv2DOptions_stride_h);
-    int64_t act = gc_opt_int(opt, GC_O_DepthwiseConv2DOptions_fused_activation_function);
+    gc_fix_conv_geom geom = fx_conv_geom(c, op);
+    geom.dilation_w = geom.dilation_h = 1;   /* a 1x1 kernel has no taps to spread */
     float *W = calloc((size_t)cout * (size_t)cin, sizeof(float));   /* [Cin*m][1][1][Cin] */
     if (!W) return -1;
     for (int32_t ch = 0; ch < cin; ch++)
@@ -85,13 +73,9 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     int32_t in[3] = { x.index, wt, bi };
     int32_t k = fx_add_op(c, op, GC_OP_CONV_2D, 1, 3, in, 1, &y.index);
     if (k < 0) return -1;
-    gc_options *co = &fx_op(c, k)->opt;
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_padding, pad);
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_w, sw);
-    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_h, sh);
-    if (act) gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_fused_activation_function, act);
+    fx_conv_geom_set(c, k, &geom);
     fx_note(c, "CONV_2D 1x1 stride %lld/%lld, filter [%d,1,1,%d] (multiplier %d spread over the input channels)",
-            (long long)sh, (long long)sw, (int)cout, (int)cin, (int)m);
+            (long long)geom.stride_h, (long long)geom.stride_w, (int)cout, (int)cin, (int)m);
     return 1;
 }
 

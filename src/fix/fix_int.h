@@ -90,6 +90,25 @@ typedef struct {
 /* false when t < 0 or its rank exceeds GC_FIX_MAXR */
 bool fx_info(gc_fix_ctx *c, int32_t t, gc_fix_tinfo *i);
 
+/* A CONV_2D's geometry and activation (from a CONV_2D or DEPTHWISE_CONV_2D's options; a
+ * depthwise dilation becomes the conv's): read before the op is removed, set on new ones. */
+typedef struct { int64_t padding, stride_w, stride_h, dilation_w, dilation_h, act; } gc_fix_conv_geom;
+gc_fix_conv_geom fx_conv_geom(gc_fix_ctx *c, int32_t op);
+void fx_conv_geom_set(gc_fix_ctx *c, int32_t conv2d_op, const gc_fix_conv_geom *g);
+
+/* quantization parameters present (an empty table on a float tensor is none) */
+bool fx_quantized(const gc_quant *q);
+/* The operands of a conv-like op (CONV_2D, DEPTHWISE_CONV_2D): x = input 0, w = input 1,
+ * y = output 0, *bias = input 2's index or -1 (b filled when present). 1 when the op has
+ * 2-3 inputs and 1 output and x, w and y are rank 4 with x static; else fx_pass_over. */
+int fx_conv_operands(gc_fix_ctx *c, int32_t op, gc_fix_tinfo *x, gc_fix_tinfo *w, gc_fix_tinfo *y, gc_fix_tinfo *b,
+                     int32_t *bias);
+/* 1 when x, w, y are FLOAT32 without quantization, w a constant and the bias (bias >= 0)
+ * a FLOAT32 constant without quantization; else fx_decline with the reason (`op` names the
+ * op in it: "CONV_2D"). */
+int fx_conv_float_consts(gc_fix_ctx *c, const char *op, const gc_fix_tinfo *x, const gc_fix_tinfo *w,
+                         const gc_fix_tinfo *y, const gc_fix_tinfo *b, int32_t bias);
+
 /* A new activation tensor "<base>/gc_fix/<what>" with quantization q (may be NULL).
  * Returns the tensor index or -1. */
 int32_t fx_new_tensor(gc_fix_ctx *c, const char *base, const char *what, int type, int rank,

@@ -318,6 +318,62 @@ void fx_remove_op(gc_fix_ctx *c, int32_t op) {
     c->removed++;
 }
 
+gc_fix_conv_geom fx_conv_geom(gc_fix_ctx *c, int32_t op) {
+    const gc_options *o = &fx_op(c, op)->opt;
+    gc_fix_conv_geom g;
+    if (fx_code(c, op) == GC_OP_DEPTHWISE_CONV_2D) {
+        g.padding = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_padding);
+        g.stride_w = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_stride_w);
+        g.stride_h = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_stride_h);
+        g.dilation_w = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_dilation_w_factor);
+        g.dilation_h = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_dilation_h_factor);
+        g.act = gc_opt_int(o, GC_O_DepthwiseConv2DOptions_fused_activation_function);
+    } else {
+        g.padding = gc_opt_int(o, GC_O_Conv2DOptions_padding);
+        g.stride_w = gc_opt_int(o, GC_O_Conv2DOptions_stride_w);
+        g.stride_h = gc_opt_int(o, GC_O_Conv2DOptions_stride_h);
+        g.dilation_w = gc_opt_int(o, GC_O_Conv2DOptions_dilation_w_factor);
+        g.dilation_h = gc_opt_int(o, GC_O_Conv2DOptions_dilation_h_factor);
+        g.act = gc_opt_int(o, GC_O_Conv2DOptions_fused_activation_function);
+    }
+    return g;
+}
+
+void fx_conv_geom_set(gc_fix_ctx *c, int32_t k, const gc_fix_conv_geom *g) {
+    gc_options *co = &fx_op(c, k)->opt;
+    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_padding, g->padding);
+    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_w, g->stride_w);
+    gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_stride_h, g->stride_h);
+    if (g->dilation_w != 1) gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_dilation_w_factor, g->dilation_w);
+    if (g->dilation_h != 1) gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_dilation_h_factor, g->dilation_h);
+    if (g->act) gc_opt_set_int(c->m, co, GC_O_Conv2DOptions_fused_activation_function, g->act);
+}
+
+bool fx_quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
+
+int fx_conv_operands(gc_fix_ctx *c, int32_t op, gc_fix_tinfo *x, gc_fix_tinfo *w, gc_fix_tinfo *y, gc_fix_tinfo *b,
+                     int32_t *bias) {
+    const gc_op *o = fx_op(c, op);
+    if (o->n_inputs < 2 || o->n_inputs > 3 || o->n_outputs != 1) return fx_pass_over(c);
+    *bias = o->n_inputs > 2 ? o->inputs[2] : -1;
+    if (!fx_info(c, o->inputs[0], x) || !fx_info(c, o->inputs[1], w) || !fx_info(c, o->outputs[0], y) ||
+        (*bias >= 0 && !fx_info(c, *bias, b)))
+        return fx_pass_over(c);
+    if (x->rank != 4 || w->rank != 4 || y->rank != 4 || !x->is_static) return fx_pass_over(c);
+    return 1;
+}
+
+int fx_conv_float_consts(gc_fix_ctx *c, const char *op, const gc_fix_tinfo *x, const gc_fix_tinfo *w,
+                         const gc_fix_tinfo *y, const gc_fix_tinfo *b, int32_t bias) {
+    if (!w->is_const) return fx_decline(c, "the filter is not a constant");
+    if (x->type != GC_T_FLOAT32 || w->type != GC_T_FLOAT32 || y->type != GC_T_FLOAT32 || fx_quantized(x->quant) ||
+        fx_quantized(w->quant) || fx_quantized(y->quant))
+        return fx_decline(c, "only float32 %s without quantization is rewritten", op);
+    if (bias >= 0 && (!b->is_const || b->type != GC_T_FLOAT32 || fx_quantized(b->quant)))
+        return fx_decline(c, "the bias is not a float32 constant");
+    return 1;
+}
+
 void fx_remove_dead(gc_fix_ctx *c, int32_t t) {
     /* a small explicit stack: the chain above a site is short */
     int32_t stack[64];
