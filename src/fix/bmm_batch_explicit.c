@@ -39,9 +39,6 @@
 
 static const int32_t anchors[] = { GC_OP_BATCH_MATMUL, -1 };
 
-/* quantization parameters present (an empty table on a float tensor is none) */
-static bool quantized(const gc_quant *q) { return q && (q->n_scale > 0 || q->n_zero_point > 0); }
-
 /* Operand t made to shape `want` (rank R: t right-aligned, each batch dim 1 or equal):
  * the new tensor's index, t itself when nothing changes; -1 out of memory, -2 a
  * constant over the size limit. */
@@ -118,8 +115,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     if (equal) return fx_pass_over(c);
     if (y.rank == 2 && y.is_const && !ax && !ay) return fx_pass_over(c);
     if (x.is_const && y.is_const) return fx_pass_over(c);   /* const_fold's */
-    if (x.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || out.type != GC_T_FLOAT32 || quantized(x.quant) ||
-        quantized(y.quant) || quantized(out.quant))
+    if (x.type != GC_T_FLOAT32 || y.type != GC_T_FLOAT32 || out.type != GC_T_FLOAT32 || fx_quantized(x.quant) ||
+        fx_quantized(y.quant) || fx_quantized(out.quant))
         return fx_decline(c, "only float32 BATCH_MATMUL without quantization is rewritten");
     if (!x.is_static || !y.is_static || !out.is_static) return fx_decline(c, "dynamic shape");
     if (R > 4 || out.rank != R) return fx_decline(c, "rank %d after alignment (output rank %d): only rank <= 4", R, out.rank);
