@@ -19,7 +19,7 @@ ok() { echo "ok: $*"; }
 build/gpu-sweep "$tmp/a" > "$tmp/a.txt" || fail "gpu-sweep: $(cat "$tmp/a.txt")"
 build/gpu-sweep "$tmp/b" --verify > "$tmp/b.txt" || fail "gpu-sweep --verify: $(cat "$tmp/b.txt")"
 n=$(ls "$tmp/a"/*.tflite 2>/dev/null | wc -l)
-[ "$n" -ge 300 ] && [ "$n" -le 620 ] && ok "$n cases" || fail "$n cases (want 300-620)"
+[ "$n" -ge 300 ] && [ "$n" -le 700 ] && ok "$n cases" || fail "$n cases (want 300-700)"
 diff -r "$tmp/a" "$tmp/b" > /dev/null && ok "two runs wrote the same bytes ($(du -sk "$tmp/a" | cut -f1) KiB)" \
   || fail "two runs differ: $(diff -rq "$tmp/a" "$tmp/b" | head -n 3)"
 grep -q "every one re-read and checked" "$tmp/b.txt" && ok "every case re-read through the model layer, equal, checked" \
@@ -38,11 +38,12 @@ done
 [ $bad -eq 0 ] && ok "gpuclean check: a verdict on all $n cases" || fail "gpuclean check failed on $bad cases"
 
 # 3. tiny
-python3 - "$tmp/a" <<'PY' && ok "sizes: each case < 100 KB (but the Swin-T constant), all xz'd < 10 MB" || fail "sizes"
+python3 - "$tmp/a" <<'PY' && ok "sizes: each case < 100 KB (but the Swin-T constant and conv_wide's ResNet-sized filters, < 300 KB), all xz'd < 10 MB" || fail "sizes"
 import json, lzma, os, sys
 d = sys.argv[1]
 rows = [json.loads(l) for l in open(os.path.join(d, "manifest.jsonl"))]
-big = [(r["name"], r["bytes"]) for r in rows if r["bytes"] >= 100 * 1024 and r["name"] != "ew_add_swin_24x49x49_const"]
+big = [(r["name"], r["bytes"]) for r in rows if r["bytes"] >= 100 * 1024 and r["name"] != "ew_add_swin_24x49x49_const"
+       and not (r["family"] == "conv_wide" and r["bytes"] < 300 * 1024)]
 blob = b"".join(open(os.path.join(d, r["file"]), "rb").read() for r in rows)
 xz = len(lzma.compress(blob, preset=6))
 print("  %d models, %.0f KiB, %.0f KiB xz'd" % (len(rows), len(blob) / 1024, xz / 1024))
