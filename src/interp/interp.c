@@ -16,6 +16,7 @@
  * (called subgraphs) get their own regions after their parent's.
  */
 #include "interp/interp_impl.h"
+#include "interp/threadpool.h"
 #include "interp/kernels/cpu_isa.h"
 
 #include <stdarg.h>
@@ -53,8 +54,15 @@ struct gc_interp {
      * node views narrowed into `narrow` (unless opts.fp64_views) */
     float **in_stage, **out_stage;
     void *narrow; size_t narrow_cap;
+    gc_pool *pool;              /* opts.threads > 1: the workers every kernel splits over
+                                   (threadpool.h), made at prepare; NULL: one thread */
     char err[512];
 };
+
+/* the worker count kernels size per-thread scratch by (the pool may have fewer) */
+static int ctx_threads(const gc_interp *it) {
+    return it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads;
+}
 
 static bool prec_f16(int p) { return p == GC_PREC_FP16 || p == GC_PREC_FP16_ACC; }
 /* the type a tensor of the model is held as: fp64 widens FLOAT32 and COMPLEX64 */
@@ -281,6 +289,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
 
 void gc_interp_free(gc_interp *it) {
     if (!it) return;
+    gc_pool_free(it->pool);
     for (int32_t i = 0; i < it->n_owned; i++) free(it->owned[i]);
     free(it->owned);
     free(it->arena);
@@ -651,7 +660,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
-                   .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
@@ -814,7 +823,11 @@ gc_status gc_interp_prepare(gc_interp *it) {
             memcpy(views[pos].shape, it->in_shape[k], sizeof views[pos].shape);
         }
     }
+    /* the pool, before any op folds at prepare (a pool that cannot start runs single-threaded) */
+    if (ctx_threads(it) > 1 && !it->pool) it->pool = gc_pool_new(ctx_threads(it));
+    gc_pool *outer = gc_pool_set_current(it->pool);
     gc_status st = frame_prepare(it, it->entry_sg, 0, s->n_inputs, vp, &it->entry);
+    gc_pool_set_current(outer);
     free(views); free(vp);
     if (st != GC_OK) {
         if (!it->err[0]) snprintf(it->err, sizeof it->err, "%s", gc_status_str(st));
@@ -925,7 +938,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
-                   .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
@@ -987,7 +1000,9 @@ gc_status gc_interp_invoke(gc_interp *it) {
             gc_rt *r = &f->t[it->in_t[k]];
             widen_n((double *)r->data, it->in_stage[k], r->nbytes / 8);
         }
+    gc_pool *outer = gc_pool_set_current(it->pool);
     gc_status st = run_frame(it, f);
+    gc_pool_set_current(outer);
     for (int k = 0; k < it->n_out && st == GC_OK && !it->o.fp64_views; k++)   /* ... narrow what it reads */
         if (it->out_stage[k]) {
             gc_rt *r = &f->t[it->out_t[k]];
@@ -1049,32 +1064,3 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
 }
 
 bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }
-
-/* ---- threads ------------------------------------------------------------------------ */
-
-#include <pthread.h>
-
-typedef struct { void (*fn)(void *, int, int); void *arg; int i, n; } gc_job;
-
-static void *gc_job_run(void *p) {
-    gc_job *j = p;
-    j->fn(j->arg, j->i, j->n);
-    return NULL;
-}
-
-void gc_parallel(int n, void (*fn)(void *arg, int i, int n), void *arg) {
-    if (n > GC_MAX_THREADS) n = GC_MAX_THREADS;
-    if (n <= 1) { fn(arg, 0, 1); return; }
-    pthread_t th[GC_MAX_THREADS];
-    gc_job jobs[GC_MAX_THREADS];
-    bool started[GC_MAX_THREADS] = {0};
-    for (int i = 1; i < n; i++) {
-        jobs[i] = (gc_job){ fn, arg, i, n };
-        started[i] = pthread_create(&th[i], NULL, gc_job_run, &jobs[i]) == 0;
-    }
-    fn(arg, 0, n);
-    for (int i = 1; i < n; i++) {
-        if (started[i]) pthread_join(th[i], NULL);
-        else fn(arg, i, n);          /* could not start a thread: do its share here */
-    }
-}
