@@ -662,6 +662,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
+                   .reference = it->o.reference_kernels,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
         gc_node *n = &f->nodes[i];
@@ -940,6 +941,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
+                   .reference = it->o.reference_kernels,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];

@@ -113,6 +113,9 @@ typedef struct gc_ctx {
                                    DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
                                    fast kernels (kernels/gemm_f32.h, bit-identical) */
     int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
+    bool reference;             /* opts.reference_kernels: also the reductions and pools
+                                   take their plain loops (any precision), so that tests
+                                   can hold the restructured ones to them */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
 
@@ -139,6 +142,9 @@ static inline int64_t gc_ctx_chunk(const gc_ctx *ctx, int64_t n, double item_wor
     return gc_pool_chunk(ctx->pool, n, item_work, GC_PAR_GRAIN);
 }
 void gc_parallel(int n, void (*fn)(void *arg, int i, int n), void *arg);
+/* The smallest float t with expf(t) != 0 (libm's own; every t below it gives +0):
+ * softmax.c skips expf there, which is slow on underflow. */
+float gc_expf_zero_below(void);
 /* The pool gc_parallel uses on this thread; returns the previous one (interp.c). */
 gc_pool *gc_pool_set_current(gc_pool *p);
 gc_pool *gc_pool_current(void);
