@@ -67,6 +67,21 @@ static gc_status softmax_prepare(gc_ctx *ctx, gc_node *n) {
 
 typedef struct { gc_ctx *ctx; const softmax_data *d; gc_node *n; } softmax_job;
 
+/* max over a row, as `if (a[i] > m) m = a[i]` from -inf does (NaN never taken), in 8
+ * lanes (vectorised; the compiler will not reorder a float max itself). Of +0 and -0 it
+ * may return the other one: every use (x - m, then exp, or - log(sum)) gives the same
+ * bits either way. */
+static float row_max(const float *a, uint64_t L) {
+    float m8[8] = { -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY };
+    uint64_t i = 0;
+    for (; i + 8 <= L; i += 8)
+        for (int k = 0; k < 8; k++) m8[k] = a[i + k] > m8[k] ? a[i + k] : m8[k];
+    float m = -INFINITY;
+    for (int k = 0; k < 8; k++) if (m8[k] > m) m = m8[k];
+    for (; i < L; i++) if (a[i] > m) m = a[i];
+    return m;
+}
+
 GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     (void)wk;
     const softmax_job *j = arg;
@@ -75,6 +90,8 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     const int32_t code = j->n->code;
     const uint64_t L = d->len;
     const float zb = d->zero_below;
+    const bool acc16 = ctx->acc16;
+    (void)acc16;
     const float *xs = (const float *)j->n->in[0]->data;
     float *ys = (float *)j->n->out[0]->data;
     for (int64_t r = r0; r < r1; r++) {
@@ -87,8 +104,7 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             for (uint64_t i = 0; i < L; i++) b[i] = a[i] / norm;
             continue;
         }
-        float m = -INFINITY;
-        for (uint64_t i = 0; i < L; i++) if (a[i] > m) m = a[i];
+        const float m = row_max(a, L);
         float s = 0;
         if (code == GC_OP_SOFTMAX && ctx->hm && ctx->hm->half_math) {
             /* native fp16: exp(x - max) in half, the sum in float, times r(1 / sum) */
@@ -101,8 +117,18 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             for (uint64_t i = 0; i < L; i++) b[i] = b[i] * inv;
         } else if (code == GC_OP_SOFTMAX) {
             for (uint64_t i = 0; i < L; i++) b[i] = (a[i] - m) * d->beta;         /* vectorised */
-            for (uint64_t i = 0; i < L; i++) { b[i] = gc_racc(ctx, b[i] < zb ? 0.0f : expf(b[i])); s = gc_racc(ctx, s + b[i]); }
-            for (uint64_t i = 0; i < L; i++) b[i] = gc_racc(ctx, b[i] / s);
+            /* s + 0 == s: s starts at +0 and only grows, so the zero terms are not added */
+            if (!acc16) {
+                for (uint64_t i = 0; i < L; i++)
+                    if (b[i] < zb) b[i] = 0.0f;
+                    else { const float e = expf(b[i]); b[i] = e; s += e; }
+                for (uint64_t i = 0; i < L; i++) b[i] = b[i] / s;
+            } else {
+                for (uint64_t i = 0; i < L; i++)
+                    if (b[i] < zb) b[i] = 0.0f;
+                    else { b[i] = gc_racc(ctx, expf(b[i])); s = gc_racc(ctx, s + b[i]); }
+                for (uint64_t i = 0; i < L; i++) b[i] = gc_racc(ctx, b[i] / s);
+            }
         } else {
             for (uint64_t i = 0; i < L; i++) {
                 float t = a[i] - m;
