@@ -1063,6 +1063,8 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
     s->invoke_ms = it->invoke_ms;
     s->shape_mismatch = it->shape_mismatch;
     s->isa = gc_isa_name((gc_isa)it->isa);
+    s->pool_threads = gc_pool_size(it->pool);
+    s->pool_jobs = gc_pool_jobs(it->pool);
 }
 
 bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }

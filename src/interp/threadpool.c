@@ -57,7 +57,10 @@ struct gc_pool {
     int64_t n, chunk;
     _Atomic int64_t next;               /* first item not handed out yet */
     _Atomic int64_t done;               /* items finished */
+    _Atomic uint64_t jobs;              /* calls split over the workers */
 };
+
+static _Atomic int64_t forced_chunk;    /* gc_pool_force_chunk */
 
 /* this thread's worker id while it runs a chunk (nested calls run inline), else -1 */
 static _Thread_local int tl_worker = -1;
@@ -183,6 +186,7 @@ void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg)
     for (unsigned i = 0; atomic_load(&p->active) != 0; i++) {
         if (i < 4096) cpu_relax(); else sched_yield();
     }
+    atomic_fetch_add(&p->jobs, 1);
     p->fn = fn; p->arg = arg; p->n = n; p->chunk = chunk;
     atomic_store(&p->next, 0);
     atomic_store(&p->done, 0);
@@ -214,8 +218,13 @@ void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg)
     atomic_store(&p->gen, g + 1);
 }
 
+uint64_t gc_pool_jobs(const gc_pool *p) { return p ? atomic_load(&p->jobs) : 0; }
+void gc_pool_force_chunk(int64_t c) { atomic_store(&forced_chunk, c); }
+
 int64_t gc_pool_chunk(const gc_pool *p, int64_t n_items, double item_work, double grain) {
     if (n_items <= 0) return 1;
+    int64_t f = atomic_load(&forced_chunk);
+    if (f > 0) return f < n_items ? f : n_items;
     double c = item_work > 0 ? grain / item_work : (double)n_items;
     int64_t chunk = c >= (double)n_items ? n_items : c < 1 ? 1 : (int64_t)c;
     int64_t parts = 4 * (int64_t)gc_pool_size(p);                 /* ~4 chunks per participant */

@@ -48,6 +48,13 @@ void gc_pool_for(gc_pool *p, int64_t n_items, int64_t chunk, gc_pool_fn fn, void
  * at least 1 item, at most what gives every participant a share (so all take part). */
 int64_t gc_pool_chunk(const gc_pool *p, int64_t n_items, double item_work, double grain);
 
+/* Calls of gc_pool_for that were split over more than one participant (0 for NULL). */
+uint64_t gc_pool_jobs(const gc_pool *p);
+
+/* Tests: every gc_pool_chunk returns min(c, n_items) while c > 0 (small chunks put
+ * range boundaries everywhere); 0 restores the normal sizes. */
+void gc_pool_force_chunk(int64_t c);
+
 #define GC_POOL_MAX 64
 
 #endif

@@ -208,17 +208,20 @@ static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
  * merged form: when the last output dim is the input's innermost one, rows are copied
  * whole; otherwise each 2-D plane (the output dim p that is the input's innermost, the
  * last output dim) is copied in tiles of TP x TP elements, both sides reading or
- * writing runs. Items (outer position, block of TP along p) are split over the pool. */
+ * writing runs. Items (outer position, block of TP along p, block of TJ along the last
+ * dim) are split over the pool. */
 enum { TP = 16 };
 
+enum { TJ = 256 };                      /* last-dim elements per item (a multiple of TP) */
+
 typedef struct { const transpose_data *d; const uint8_t *x; uint8_t *y; int es, p;
-                 int64_t ost[GC_MAX_RANK], nbp; } tr_job;
+                 int64_t ost[GC_MAX_RANK], nbp, nbj; } tr_job;
 
 #define TR_TILE(T)                                                                           \
     do {                                                                                     \
         const T *xs_ = (const T *)xb; T *ys_ = (T *)yb;                                      \
-        for (int64_t j0 = 0; j0 < nj; j0 += TP) {                                            \
-            const int64_t j1 = nj - j0 < TP ? nj : j0 + TP;                                  \
+        for (int64_t j0 = ja; j0 < jb; j0 += TP) {                                           \
+            const int64_t j1 = jb - j0 < TP ? jb : j0 + TP;                                  \
             for (int64_t i = i0; i < i1; i++)                                                \
                 for (int64_t jj = j0; jj < j1; jj++) ys_[i * ostp + jj] = xs_[i + jj * stj];  \
         }                                                                                    \
@@ -231,7 +234,7 @@ static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
     const int r = d->r, last = r - 1, p = j->p;
     const int64_t es = j->es;
     for (int64_t t = t0; t < t1; t++) {
-        int64_t outer = t / j->nbp, ib = t % j->nbp;
+        int64_t outer = t / (j->nbp * j->nbj), ib = t / j->nbj % j->nbp, jk = t % j->nbj;
         if (p < 0) {                                                 /* rows: copy whole */
             int64_t xo = 0;
             for (int k = last - 1; k >= 0; k--) { xo += (outer % d->os[k]) * d->st[k]; outer /= d->os[k]; }
@@ -247,6 +250,7 @@ static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
         }
         const int64_t i0 = ib * TP, i1 = d->os[p] - i0 < TP ? d->os[p] : i0 + TP;
         const int64_t nj = d->os[last], stj = d->st[last], ostp = j->ost[p];
+        const int64_t ja = jk * TJ, jb = nj - ja < TJ ? nj : ja + TJ;
         const uint8_t *xb = j->x + (size_t)(xo * es);
         uint8_t *yb = j->y + (size_t)(yo * es);
         switch (es) {
@@ -256,7 +260,7 @@ static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
         case 8: TR_TILE(uint64_t); break;
         default:
             for (int64_t i = i0; i < i1; i++)
-                for (int64_t jj = 0; jj < nj; jj++)
+                for (int64_t jj = ja; jj < jb; jj++)
                     memcpy(yb + (size_t)((i * ostp + jj) * es), xb + (size_t)((i + jj * stj) * es), (size_t)es);
         }
     }
@@ -270,7 +274,7 @@ static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
     uint64_t total = gc_numel(y);
     if (total == 0) return GC_OK;
     if (d->r <= 1) { memcpy(y->data, x->data, y->nbytes); return GC_OK; }   /* the same order */
-    tr_job j = { d, x->data, y->data, es, -1, { 0 }, 1 };
+    tr_job j = { d, x->data, y->data, es, -1, { 0 }, 1, 1 };
     const int last = d->r - 1;
     int64_t s = 1;
     for (int k = last; k >= 0; k--) { j.ost[k] = s; s *= d->os[k]; }
@@ -279,7 +283,8 @@ static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
     else {
         for (int k = 0; k < last; k++) if (d->st[k] == 1) j.p = k;
         j.nbp = (d->os[j.p] + TP - 1) / TP;
-        items = (int64_t)(total / (uint64_t)(d->os[j.p] * d->os[last])) * j.nbp;
+        j.nbj = (d->os[last] + TJ - 1) / TJ;
+        items = (int64_t)(total / (uint64_t)(d->os[j.p] * d->os[last])) * j.nbp * j.nbj;
     }
     double per = (double)total / (double)(items ? items : 1);
     gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, per * (double)es / 8.0), tr_items, &j);

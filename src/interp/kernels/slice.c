@@ -525,7 +525,7 @@ static gc_status pad_eval(gc_ctx *ctx, gc_node *n) {
     if (d->pr == 0) { memcpy(y->data, x->data, y->nbytes); return GC_OK; }    /* nothing padded */
     pad_job j = { d, x, y, y->shape[d->pr - 1] };
     int64_t items = (int64_t)(y->nbytes / d->unit);
-    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, (double)d->unit / 16.0), pad_items, &j);
+    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, (double)d->unit / 8.0), pad_items, &j);
     return GC_OK;
 }
 
