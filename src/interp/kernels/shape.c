@@ -207,25 +207,50 @@ static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
 /* Output in row-major order; for each output index read x at the permuted index. On the
  * merged form: when the last output dim is the input's innermost one, rows are copied
  * whole; otherwise each 2-D plane (the output dim p that is the input's innermost, the
- * last output dim) is copied in tiles of TP x TP elements, both sides reading or
- * writing runs. Items (outer position, block of TP along p, block of TJ along the last
- * dim) are split over the pool. */
+ * last output dim) is copied in tiles of TP x TP elements (4-byte elements: 4 x 4 blocks
+ * transposed in vector registers), both sides reading or writing runs. Items (outer
+ * position, block of bp along p, block of bj along the last dim; bp * bj ~ 4096
+ * elements) are split over the pool. */
 enum { TP = 16 };
 
-enum { TJ = 256 };                      /* last-dim elements per item (a multiple of TP) */
-
 typedef struct { const transpose_data *d; const uint8_t *x; uint8_t *y; int es, p;
-                 int64_t ost[GC_MAX_RANK], nbp, nbj; } tr_job;
+                 int64_t ost[GC_MAX_RANK], bp, bj, nbp, nbj; } tr_job;
 
 #define TR_TILE(T)                                                                           \
     do {                                                                                     \
         const T *xs_ = (const T *)xb; T *ys_ = (T *)yb;                                      \
         for (int64_t j0 = ja; j0 < jb; j0 += TP) {                                           \
             const int64_t j1 = jb - j0 < TP ? jb : j0 + TP;                                  \
-            for (int64_t i = i0; i < i1; i++)                                                \
+            for (int64_t i = ia; i < ib; i++)                                                \
                 for (int64_t jj = j0; jj < j1; jj++) ys_[i * ostp + jj] = xs_[i + jj * stj];  \
         }                                                                                    \
     } while (0)
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector) && !defined(GC_FP64_BUILD)
+#define TR_V4 1
+typedef float tr_v4 __attribute__((vector_size(16)));
+/* the [ia, ib) x [ja, jb) tile of 4-byte elements: 4 x 4 blocks, the edges one by one */
+static void tr_tile4(const uint32_t *xs, uint32_t *ys, int64_t ia, int64_t ib, int64_t ja, int64_t jb,
+                     int64_t stj, int64_t ostp) {
+    int64_t i4 = ia + (ib - ia) / 4 * 4, j4 = ja + (jb - ja) / 4 * 4;
+    for (int64_t j = ja; j < j4; j += 4)
+        for (int64_t i = ia; i < i4; i += 4) {
+            tr_v4 r0, r1, r2, r3;               /* rows j..j+3 of the input plane, i..i+3 */
+            memcpy(&r0, xs + i + (j + 0) * stj, 16); memcpy(&r1, xs + i + (j + 1) * stj, 16);
+            memcpy(&r2, xs + i + (j + 2) * stj, 16); memcpy(&r3, xs + i + (j + 3) * stj, 16);
+            tr_v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5), t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+            tr_v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5), t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+            tr_v4 o0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5), o1 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+            tr_v4 o2 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5), o3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+            memcpy(ys + (i + 0) * ostp + j, &o0, 16); memcpy(ys + (i + 1) * ostp + j, &o1, 16);
+            memcpy(ys + (i + 2) * ostp + j, &o2, 16); memcpy(ys + (i + 3) * ostp + j, &o3, 16);
+        }
+    for (int64_t i = ia; i < ib; i++)                    /* the edges */
+        for (int64_t j = i < i4 ? j4 : ja; j < jb; j++) ys[i * ostp + j] = xs[i + j * stj];
+}
+#endif
+#endif
 
 static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
     (void)wk;
@@ -234,7 +259,7 @@ static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
     const int r = d->r, last = r - 1, p = j->p;
     const int64_t es = j->es;
     for (int64_t t = t0; t < t1; t++) {
-        int64_t outer = t / (j->nbp * j->nbj), ib = t / j->nbj % j->nbp, jk = t % j->nbj;
+        int64_t outer = t / (j->nbp * j->nbj), pk = t / j->nbj % j->nbp, jk = t % j->nbj;
         if (p < 0) {                                                 /* rows: copy whole */
             int64_t xo = 0;
             for (int k = last - 1; k >= 0; k--) { xo += (outer % d->os[k]) * d->st[k]; outer /= d->os[k]; }
@@ -248,18 +273,22 @@ static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
             outer /= d->os[k];
             xo += i * d->st[k]; yo += i * j->ost[k];
         }
-        const int64_t i0 = ib * TP, i1 = d->os[p] - i0 < TP ? d->os[p] : i0 + TP;
+        const int64_t ia = pk * j->bp, ib = d->os[p] - ia < j->bp ? d->os[p] : ia + j->bp;
         const int64_t nj = d->os[last], stj = d->st[last], ostp = j->ost[p];
-        const int64_t ja = jk * TJ, jb = nj - ja < TJ ? nj : ja + TJ;
+        const int64_t ja = jk * j->bj, jb = nj - ja < j->bj ? nj : ja + j->bj;
         const uint8_t *xb = j->x + (size_t)(xo * es);
         uint8_t *yb = j->y + (size_t)(yo * es);
         switch (es) {
         case 1: TR_TILE(uint8_t); break;
         case 2: TR_TILE(uint16_t); break;
+#ifdef TR_V4
+        case 4: tr_tile4((const uint32_t *)xb, (uint32_t *)yb, ia, ib, ja, jb, stj, ostp); break;
+#else
         case 4: TR_TILE(uint32_t); break;
+#endif
         case 8: TR_TILE(uint64_t); break;
         default:
-            for (int64_t i = i0; i < i1; i++)
+            for (int64_t i = ia; i < ib; i++)
                 for (int64_t jj = ja; jj < jb; jj++)
                     memcpy(yb + (size_t)((i * ostp + jj) * es), xb + (size_t)((i + jj * stj) * es), (size_t)es);
         }
@@ -274,7 +303,7 @@ static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
     uint64_t total = gc_numel(y);
     if (total == 0) return GC_OK;
     if (d->r <= 1) { memcpy(y->data, x->data, y->nbytes); return GC_OK; }   /* the same order */
-    tr_job j = { d, x->data, y->data, es, -1, { 0 }, 1, 1 };
+    tr_job j = { d, x->data, y->data, es, -1, { 0 }, 1, 1, 1, 1 };
     const int last = d->r - 1;
     int64_t s = 1;
     for (int k = last; k >= 0; k--) { j.ost[k] = s; s *= d->os[k]; }
@@ -282,8 +311,10 @@ static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
     if (d->st[last] == 1) items = (int64_t)(total / (uint64_t)d->os[last]);
     else {
         for (int k = 0; k < last; k++) if (d->st[k] == 1) j.p = k;
-        j.nbp = (d->os[j.p] + TP - 1) / TP;
-        j.nbj = (d->os[last] + TJ - 1) / TJ;
+        j.bj = d->os[last] < 256 ? d->os[last] : 256;
+        j.bp = (4096 / j.bj + TP - 1) / TP * TP;
+        j.nbp = (d->os[j.p] + j.bp - 1) / j.bp;
+        j.nbj = (d->os[last] + j.bj - 1) / j.bj;
         items = (int64_t)(total / (uint64_t)(d->os[j.p] * d->os[last])) * j.nbp * j.nbj;
     }
     double per = (double)total / (double)(items ? items : 1);
