@@ -25,7 +25,7 @@
  * every result; GCC's -O2 does not vectorise them, -O3 does (as conv.c). */
 #include "interp/kernels/vec_loops.h"
 
-typedef struct { float beta, zero_below; uint64_t rows, len; float table[256]; } softmax_data;
+typedef struct { float beta, zero_below; uint64_t rows, len; float table[256]; int idx_slot; } softmax_data;
 
 /* The smallest t with expf(t) != 0: bisection between -1000 (expf 0) and -1 (expf > 0)
  * until the two ends are neighbouring floats (type-generic: the double build bisects exp). */
@@ -61,21 +61,35 @@ static gc_status softmax_prepare(gc_ctx *ctx, gc_node *n) {
         float s = -x->scale * d->beta;
         for (int v = 0; v < 256; v++) d->table[255 - v] = expf(s * (float)v);
     }
+    /* fp32 SOFTMAX: one row of kept positions per worker (softmax_rows) */
+    d->idx_slot = -1;
+    if (x->dtype == GC_T_FLOAT32 && n->code == GC_OP_SOFTMAX) {
+        GC_UNSUP(ctx, d->len < ((uint64_t)1 << 31), "softmax rows of %llu values are too long", (unsigned long long)d->len);
+        d->idx_slot = gc_ctx_scratch(ctx, n, ((size_t)d->len * sizeof(int32_t) + 64) * (size_t)ctx->threads);
+        if (d->idx_slot < 0) return GC_ERR_NOMEM;
+    }
     n->data = d;
     return gc_set_shape(ctx, y, x->rank, x->shape);
 }
 
-typedef struct { gc_ctx *ctx; const softmax_data *d; gc_node *n; } softmax_job;
+typedef struct { gc_ctx *ctx; const softmax_data *d; gc_node *n; char *idx; } softmax_job;
 
 /* max over a row, as `if (a[i] > m) m = a[i]` from -inf does (NaN never taken), in 8
- * lanes (vectorised; the compiler will not reorder a float max itself). Of +0 and -0 it
- * may return the other one: every use (x - m, then exp, or - log(sum)) gives the same
+ * lanes of a GNU vector (the compiler will not reorder a float max itself). Of +0 and -0
+ * it may return the other one: every use (x - m, then exp, or - log(sum)) gives the same
  * bits either way. */
-static float row_max(const float *a, uint64_t L) {
-    float m8[8] = { -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY };
+typedef float row_v8 __attribute__((vector_size(8 * sizeof(float))));
+typedef __typeof__((row_v8){ 0 } > (row_v8){ 0 }) row_m8;
+
+static inline __attribute__((always_inline)) float row_max(const float *a, uint64_t L) {
+    row_v8 m8 = { -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY };
     uint64_t i = 0;
-    for (; i + 8 <= L; i += 8)
-        for (int k = 0; k < 8; k++) m8[k] = a[i + k] > m8[k] ? a[i + k] : m8[k];
+    for (; i + 8 <= L; i += 8) {
+        row_v8 v;
+        memcpy(&v, a + i, sizeof v);
+        row_m8 gt = v > m8;                            /* false for NaN */
+        m8 = (row_v8)(((row_m8)v & gt) | ((row_m8)m8 & ~gt));
+    }
     float m = -INFINITY;
     for (int k = 0; k < 8; k++) if (m8[k] > m) m = m8[k];
     for (; i < L; i++) if (a[i] > m) m = a[i];
@@ -83,7 +97,6 @@ static float row_max(const float *a, uint64_t L) {
 }
 
 GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
-    (void)wk;
     const softmax_job *j = arg;
     const softmax_data *d = j->d;
     gc_ctx *ctx = j->ctx;
@@ -119,9 +132,15 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             for (uint64_t i = 0; i < L; i++) b[i] = (a[i] - m) * d->beta;         /* vectorised */
             /* s + 0 == s: s starts at +0 and only grows, so the zero terms are not added */
             if (!acc16) {
-                for (uint64_t i = 0; i < L; i++)
-                    if (b[i] < zb) b[i] = 0.0f;
-                    else { const float e = expf(b[i]); b[i] = e; s += e; }
+                /* the kept positions (t >= zero_below, or NaN) listed in order without a
+                 * branch (masks are irregular: a branch per element mispredicts), the
+                 * others set to 0; then expf and the sum over the list, in order */
+                int32_t *idx = (int32_t *)(j->idx + (size_t)wk * ((size_t)L * sizeof(int32_t) + 64));
+                uint64_t nk = 0;
+                for (uint64_t i = 0; i < L; i++) { idx[nk] = (int32_t)i; nk += !(b[i] < zb); }
+                for (uint64_t i = 0; i < L; i++) b[i] = b[i] < zb ? 0.0f : b[i];      /* vectorised */
+                for (uint64_t k = 0; k < nk; k++) b[idx[k]] = expf(b[idx[k]]);
+                for (uint64_t k = 0; k < nk; k++) s += b[idx[k]];
                 for (uint64_t i = 0; i < L; i++) b[i] = b[i] / s;
             } else {
                 for (uint64_t i = 0; i < L; i++)
@@ -167,7 +186,7 @@ static void softmax_q_rows(void *arg, int64_t r0, int64_t r1, int wk) {
 
 static gc_status softmax_eval(gc_ctx *ctx, gc_node *n) {
     softmax_data *d = n->data;
-    softmax_job j = { ctx, d, n };
+    softmax_job j = { ctx, d, n, d->idx_slot >= 0 ? (char *)n->scratch[d->idx_slot] : NULL };
     int64_t chunk = gc_ctx_chunk(ctx, (int64_t)d->rows, 16.0 * (double)d->len);
     gc_ctx_for(ctx, (int64_t)d->rows, chunk, n->in[0]->dtype == GC_T_FLOAT32 ? softmax_rows : softmax_q_rows, &j);
     return GC_OK;
