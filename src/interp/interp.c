@@ -519,21 +519,49 @@ static int plan_cmp(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Aliases: the output of a RESHAPE / SQUEEZE / EXPAND_DIMS whose input is an activation
+ * of the same size shares the input's block (its eval then copies nothing: the bytes are
+ * the same). rep[t]: the tensor whose block t uses (itself when none); the block lives
+ * from the first step of any of its tensors to the last. Not in fp16 modes, where the
+ * core rounds an op's float outputs in place: an alias would round its input too. */
+static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
+    for (int32_t i = 0; i < f->s->n_tensors; i++) rep[i] = i;
+    if (prec_f16(it->o.precision)) return;
+    for (int32_t i = 0; i < f->n_nodes; i++) {
+        const gc_node *n = &f->nodes[i];
+        if (n->folded || n->n_in < 1 || n->n_out != 1 || !n->in[0] || !n->out[0]) continue;
+        if (n->code != GC_OP_RESHAPE && n->code != GC_OP_SQUEEZE && n->code != GC_OP_EXPAND_DIMS) continue;
+        const gc_rt *x = n->in[0], *y = n->out[0];
+        if (x->kind != GC_RT_ACT || y->kind != GC_RT_ACT || x->nbytes != y->nbytes || x->dtype != y->dtype) continue;
+        rep[y->index] = rep[x->index];             /* x's rep is final: nodes run in order */
+    }
+}
+
 /* Greedy by size; returns the region size. */
 static gc_status plan_frame(gc_interp *it, gc_frame *f) {
     int32_t n_items = 0;
-    for (int32_t i = 0; i < f->s->n_tensors; i++) if (f->t[i].kind == GC_RT_ACT) n_items++;
-    for (int32_t i = 0; i < f->n_nodes; i++) n_items += f->nodes[i].folded ? 0 : f->nodes[i].n_scratch;
-    plan_item *items = calloc((size_t)n_items + 1, sizeof *items);
-    int32_t *placed = calloc((size_t)n_items + 1, sizeof *placed);
-    if (!items || !placed) { free(items); free(placed); return GC_ERR_NOMEM; }
-    int32_t k = 0;
+    int32_t *rep = calloc((size_t)f->s->n_tensors + 1, sizeof *rep);
+    if (!rep) return GC_ERR_NOMEM;
+    plan_aliases(it, f, rep);
     for (int32_t i = 0; i < f->s->n_tensors; i++) {
         gc_rt *r = &f->t[i];
         if (r->kind != GC_RT_ACT) continue;
+        it->naive_bytes += (r->nbytes + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN;
+        if (rep[i] == i) { n_items++; continue; }
+        gc_rt *g = &f->t[rep[i]];                  /* the shared block's lifetime */
+        if (r->first < g->first) g->first = r->first;
+        if (r->last > g->last) g->last = r->last;
+    }
+    for (int32_t i = 0; i < f->n_nodes; i++) n_items += f->nodes[i].folded ? 0 : f->nodes[i].n_scratch;
+    plan_item *items = calloc((size_t)n_items + 1, sizeof *items);
+    int32_t *placed = calloc((size_t)n_items + 1, sizeof *placed);
+    if (!items || !placed) { free(items); free(placed); free(rep); return GC_ERR_NOMEM; }
+    int32_t k = 0;
+    for (int32_t i = 0; i < f->s->n_tensors; i++) {
+        gc_rt *r = &f->t[i];
+        if (r->kind != GC_RT_ACT || rep[i] != i) continue;
         items[k] = (plan_item){ (r->nbytes + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN,
                                 r->first, r->last, &r->offset, k };
-        it->naive_bytes += items[k].size;
         k++;
     }
     for (int32_t i = 0; i < f->n_nodes; i++) {
@@ -566,7 +594,9 @@ static gc_status plan_frame(gc_interp *it, gc_frame *f) {
         placed[pos] = i;
         n_placed++;
     }
-    free(items); free(placed);
+    for (int32_t i = 0; i < f->s->n_tensors; i++)
+        if (f->t[i].kind == GC_RT_ACT && rep[i] != i) f->t[i].offset = f->t[rep[i]].offset;
+    free(items); free(placed); free(rep);
     f->size = peak;
     return GC_OK;
 }

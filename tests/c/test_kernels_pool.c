@@ -375,15 +375,32 @@ GC_TEST(pool_concat_reshape) {
         done(&r, y);
         free(a); free(b); free(c);
     }
-    /* RESHAPE: a large copy in byte ranges */
+    /* RESHAPE: in fp32 its output shares the input's block (no copy, no split: one block
+     * in the arena); in fp16 (outputs rounded in place) a large copy in byte ranges */
     float *x = fdata(400 * 1000, 1.0f, true);
     int32_t shp[] = { 1000, 400 };
     kt_tensor ins[] = { KT_IN(GC_T_FLOAT32, 2, KT_S(400, 1000), x), KT_C(GC_T_INT32, 1, KT_S(2), shp) };
     kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 2, KT_S(1000, 400)) };
     kt_model r = kt_build(GC_OP_RESHAPE, 0, ins, 2, outs, 1);
     size_t nb;
-    float *y = check(&r, ins, 2, 0, "RESHAPE", &nb);
+    float *y = check(&r, ins, 2, NO_SPLIT | FP16, "RESHAPE", &nb);
     CHECK(y && nb == sizeof(float) * 400 * 1000 && !memcmp(y, x, nb));
+    for (int p = GC_PREC_FP32; p <= GC_PREC_FP16; p++) {
+        char err[256];
+        gc_interp_opts o = { .precision = (gc_precision)p, .signature = -1, .threads = 2 };
+        gc_interp *it = gc_interp_new(r.m, &o, err, sizeof err);
+        CHECK(it && gc_interp_prepare(it) == GC_OK);
+        gc_tview v = gc_interp_input(it, 0);
+        memcpy(v.data, x, v.nbytes);
+        CHECK(gc_interp_invoke(it) == GC_OK);
+        gc_interp_stats st;
+        gc_interp_stats_get(it, &st);
+        if (p == GC_PREC_FP32) CHECK_MSG(st.arena_bytes < 2 * nb && st.pool_jobs == 0, "fp32 RESHAPE: arena %zu, %llu jobs",
+                                         st.arena_bytes, (unsigned long long)st.pool_jobs);
+        else CHECK_MSG(st.arena_bytes >= 2 * nb && st.pool_jobs > 0, "fp16 RESHAPE: arena %zu, %llu jobs",
+                       st.arena_bytes, (unsigned long long)st.pool_jobs);
+        gc_interp_free(it);
+    }
     done(&r, y);
     free(x);
 }
