@@ -15,7 +15,9 @@
  * scratch of gc_pool_size() slots. Which worker runs which chunk, and how many there
  * are, varies from run to run: a kernel must split independent outputs only, each
  * computed the same way whatever range it falls in (then results do not depend on the
- * thread count).
+ * thread count; one caveat, as in gemm_f32.h: where a range edge moves an element from a
+ * vector loop to its scalar tail, an arithmetic op whose operands are both NaN may return
+ * the other NaN — payload and sign are the compiler's operand order, not the kernel's).
  *
  * Workers wait for work by spinning briefly, then yielding, then sleeping on a condition
  * variable (the machine may be shared: a long spin would steal other processes' cores).
