@@ -16,6 +16,13 @@
  * briefly, yields, then sleeps on done_cv; the worker that finishes the last item
  * signals only when `waiting` is set. GPUCLEAN_POOL_SPIN_US (0..100000, default 100)
  * sets spin_us when a pool is made.
+ *
+ * Oversubscribed machines. A worker that took a chunk and then lost its core to another
+ * process holds the caller until the scheduler gives it back (milliseconds). When the
+ * caller waited for the last chunks longer than 200 us and longer than it computed
+ * itself, the next `backoff` calls run on the caller alone (4, doubling up to 256 while
+ * it keeps happening, halving after calls that went well). Which thread computes what
+ * never changes the results, so this only trades the second core for steadiness.
  */
 #include "interp/threadpool.h"
 #include "interp/interp_impl.h"
@@ -23,6 +30,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -58,6 +66,7 @@ struct gc_pool {
     _Atomic int64_t next;               /* first item not handed out yet */
     _Atomic int64_t done;               /* items finished */
     _Atomic uint64_t jobs;              /* calls split over the workers */
+    int skip, backoff;                  /* the caller's: calls left to run alone, next length */
 };
 
 static _Atomic int64_t forced_chunk;    /* gc_pool_force_chunk */
@@ -175,7 +184,9 @@ int gc_pool_size(const gc_pool *p) { return p ? p->size : 1; }
 void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg) {
     if (n <= 0) return;
     if (chunk < 1) chunk = 1;
-    if (!p || p->size <= 1 || n <= chunk || tl_worker >= 0) {
+    bool alone = !p || p->size <= 1 || n <= chunk || tl_worker >= 0;
+    if (!alone && p->skip > 0) { p->skip--; alone = true; }          /* backing off */
+    if (alone) {
         int outer = tl_worker, id = outer >= 0 ? outer : 0;
         tl_worker = id;
         fn(arg, 0, n, id);
@@ -197,7 +208,9 @@ void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg)
         pthread_cond_broadcast(&p->work_cv);
         pthread_mutex_unlock(&p->mu);
     }
+    const int64_t t_start = now_ns();
     run_chunks(p, 0);
+    const int64_t t_own = now_ns();
     /* the last chunks may still run on workers: spin briefly, yield, then sleep */
     int64_t t0 = 0;
     for (unsigned i = 0; atomic_load(&p->done) < n; i++) {
@@ -216,6 +229,13 @@ void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg)
         cpu_relax();
     }
     atomic_store(&p->gen, g + 1);
+    const int64_t waited = now_ns() - t_own, own = t_own - t_start;
+    if (waited > 200000 && waited > own) {
+        p->backoff = p->backoff ? (p->backoff < 128 ? 2 * p->backoff : 256) : 4;
+        p->skip = p->backoff;
+    } else {
+        p->backoff /= 2;
+    }
 }
 
 uint64_t gc_pool_jobs(const gc_pool *p) { return p ? atomic_load(&p->jobs) : 0; }

@@ -144,3 +144,45 @@ GC_TEST(threadpool_chunk) {
     CHECK_EQ_INT(gc_pool_chunk(NULL, 1000, 1e6, 32768.0), 250);
     gc_pool_free(p);
 }
+
+/* Oversubscription: when the caller waits for a worker longer than it computed itself
+ * (here a worker sleeps 3 ms per chunk, as if preempted; the caller 0.2 ms), the next 4 calls run on the
+ * caller alone (no job split), then splitting resumes. */
+static _Atomic int slow_worker_chunks;
+static void slow_fn(void *arg, int64_t b, int64_t e, int w) {
+    (void)arg; (void)b; (void)e;
+    if (w > 0) { atomic_fetch_add(&slow_worker_chunks, 1); usleep(3000); }
+    else usleep(200);                                        /* the caller: a little work */
+}
+static _Atomic int seen_worker;
+static void who_fn(void *arg, int64_t b, int64_t e, int w) {
+    (void)arg; (void)b; (void)e;
+    if (w > 0) atomic_store(&seen_worker, 1);
+}
+
+GC_TEST(threadpool_backoff_when_workers_stall) {
+    gc_pool *p = gc_pool_new(2);
+    CHECK(p != NULL);
+    if (!p) return;
+    bool backed = false;
+    for (int tries = 0; tries < 20 && !backed; tries++) {    /* until a stall made it back off */
+        gc_pool_for(p, 4, 1, slow_fn, NULL);
+        uint64_t a = gc_pool_jobs(p);
+        atomic_store(&seen_worker, 0);
+        gc_pool_for(p, 64, 1, who_fn, NULL);
+        backed = gc_pool_jobs(p) == a;
+        if (backed) CHECK(!atomic_load(&seen_worker));
+    }
+    CHECK(atomic_load(&slow_worker_chunks) > 0);
+    CHECK_MSG(backed, "no call ran alone after workers stalled");
+    for (int i = 0; i < 3; i++) {                            /* the rest of the 4 */
+        uint64_t a = gc_pool_jobs(p);
+        atomic_store(&seen_worker, 0);
+        gc_pool_for(p, 64, 1, who_fn, NULL);
+        CHECK_MSG(gc_pool_jobs(p) == a && !atomic_load(&seen_worker), "call %d after the stall was split", i + 2);
+    }
+    uint64_t a = gc_pool_jobs(p);
+    gc_pool_for(p, 64, 1, who_fn, NULL);
+    CHECK_EQ_INT(gc_pool_jobs(p), a + 1);                    /* then it splits again */
+    gc_pool_free(p);
+}
