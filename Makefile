@@ -149,6 +149,10 @@ zoo:
 $(BUILD)/interp_vs_native: $(BUILD)/obj/bench/interp_vs_native.o $(BUILD)/obj/bench/fma_peak.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 DEPS += $(BUILD)/obj/bench/interp_vs_native.d $(BUILD)/obj/bench/fma_peak.d
+# the interpreter's 1 -> N thread speed-up, 1T and NT invokes interleaved in one process
+$(BUILD)/pool_speedup: $(BUILD)/obj/bench/pool_speedup.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+DEPS += $(BUILD)/obj/bench/pool_speedup.d
 bench: all $(BUILD)/interp_vs_native
 	./bench/interp_vs_native.sh $(BENCH_ARGS)
 bench-all: all $(BUILD)/interp_vs_native

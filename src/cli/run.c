@@ -55,11 +55,13 @@ static int usage(FILE *f) {
                "  DIR/tensors/s<subgraph>_t<tensor>.npy for every op output. --runs N times N invokes.\n"
                "  DIR is replaced whole on success (an existing DIR must be empty or an earlier\n"
                "  run's output) and left untouched on failure.\n"
-               "  --threads N splits float convolutions (and fp32 matrix products) over N threads\n"
-               "  (identical results).\n"
+               "  --threads N runs the heavy ops (convolutions, matrix products, softmax, large\n"
+               "  elementwise ops, pools, resizes, reductions, PAD, TRANSPOSE, CONCATENATION) on a\n"
+               "  pool of N threads kept for the run (identical results at any N).\n"
                "  --reference-kernels: fp32 float CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED /\n"
-               "  BATCH_MATMUL run the plain reference loops instead of the fast packed kernels\n"
-               "  (bit-identical results, slower; GPUCLEAN_ISA=scalar|avx2|avx512 caps the fast ones).\n"
+               "  BATCH_MATMUL run the plain reference loops instead of the fast packed kernels,\n"
+               "  and float reductions and pools theirs (bit-identical results, slower;\n"
+               "  GPUCLEAN_ISA=scalar|avx2|avx512 caps the fast ones).\n"
                "  --int-arith: how quantized kernels rescale: tflite (TFLite's reference kernels,\n"
                "  default) or xnnpack (float scale, round half to even, as LiteRT's CPU runtime).\n");
     return f == stdout ? 0 : 2;

@@ -16,6 +16,7 @@
  * (called subgraphs) get their own regions after their parent's.
  */
 #include "interp/interp_impl.h"
+#include "interp/threadpool.h"
 #include "interp/kernels/cpu_isa.h"
 
 #include <stdarg.h>
@@ -53,8 +54,15 @@ struct gc_interp {
      * node views narrowed into `narrow` (unless opts.fp64_views) */
     float **in_stage, **out_stage;
     void *narrow; size_t narrow_cap;
+    gc_pool *pool;              /* opts.threads > 1: the workers every kernel splits over
+                                   (threadpool.h), made at prepare; NULL: one thread */
     char err[512];
 };
+
+/* the worker count kernels size per-thread scratch by (the pool may have fewer) */
+static int ctx_threads(const gc_interp *it) {
+    return it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads;
+}
 
 static bool prec_f16(int p) { return p == GC_PREC_FP16 || p == GC_PREC_FP16_ACC; }
 /* the type a tensor of the model is held as: fp64 widens FLOAT32 and COMPLEX64 */
@@ -281,6 +289,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
 
 void gc_interp_free(gc_interp *it) {
     if (!it) return;
+    gc_pool_free(it->pool);
     for (int32_t i = 0; i < it->n_owned; i++) free(it->owned[i]);
     free(it->owned);
     free(it->arena);
@@ -510,21 +519,49 @@ static int plan_cmp(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Aliases: the output of a RESHAPE / SQUEEZE / EXPAND_DIMS whose input is an activation
+ * of the same size shares the input's block (its eval then copies nothing: the bytes are
+ * the same). rep[t]: the tensor whose block t uses (itself when none); the block lives
+ * from the first step of any of its tensors to the last. Not in fp16 modes, where the
+ * core rounds an op's float outputs in place: an alias would round its input too. */
+static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
+    for (int32_t i = 0; i < f->s->n_tensors; i++) rep[i] = i;
+    if (prec_f16(it->o.precision)) return;
+    for (int32_t i = 0; i < f->n_nodes; i++) {
+        const gc_node *n = &f->nodes[i];
+        if (n->folded || n->n_in < 1 || n->n_out != 1 || !n->in[0] || !n->out[0]) continue;
+        if (n->code != GC_OP_RESHAPE && n->code != GC_OP_SQUEEZE && n->code != GC_OP_EXPAND_DIMS) continue;
+        const gc_rt *x = n->in[0], *y = n->out[0];
+        if (x->kind != GC_RT_ACT || y->kind != GC_RT_ACT || x->nbytes != y->nbytes || x->dtype != y->dtype) continue;
+        rep[y->index] = rep[x->index];             /* x's rep is final: nodes run in order */
+    }
+}
+
 /* Greedy by size; returns the region size. */
 static gc_status plan_frame(gc_interp *it, gc_frame *f) {
     int32_t n_items = 0;
-    for (int32_t i = 0; i < f->s->n_tensors; i++) if (f->t[i].kind == GC_RT_ACT) n_items++;
-    for (int32_t i = 0; i < f->n_nodes; i++) n_items += f->nodes[i].folded ? 0 : f->nodes[i].n_scratch;
-    plan_item *items = calloc((size_t)n_items + 1, sizeof *items);
-    int32_t *placed = calloc((size_t)n_items + 1, sizeof *placed);
-    if (!items || !placed) { free(items); free(placed); return GC_ERR_NOMEM; }
-    int32_t k = 0;
+    int32_t *rep = calloc((size_t)f->s->n_tensors + 1, sizeof *rep);
+    if (!rep) return GC_ERR_NOMEM;
+    plan_aliases(it, f, rep);
     for (int32_t i = 0; i < f->s->n_tensors; i++) {
         gc_rt *r = &f->t[i];
         if (r->kind != GC_RT_ACT) continue;
+        it->naive_bytes += (r->nbytes + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN;
+        if (rep[i] == i) { n_items++; continue; }
+        gc_rt *g = &f->t[rep[i]];                  /* the shared block's lifetime */
+        if (r->first < g->first) g->first = r->first;
+        if (r->last > g->last) g->last = r->last;
+    }
+    for (int32_t i = 0; i < f->n_nodes; i++) n_items += f->nodes[i].folded ? 0 : f->nodes[i].n_scratch;
+    plan_item *items = calloc((size_t)n_items + 1, sizeof *items);
+    int32_t *placed = calloc((size_t)n_items + 1, sizeof *placed);
+    if (!items || !placed) { free(items); free(placed); free(rep); return GC_ERR_NOMEM; }
+    int32_t k = 0;
+    for (int32_t i = 0; i < f->s->n_tensors; i++) {
+        gc_rt *r = &f->t[i];
+        if (r->kind != GC_RT_ACT || rep[i] != i) continue;
         items[k] = (plan_item){ (r->nbytes + GC_ALIGN - 1) / GC_ALIGN * GC_ALIGN,
                                 r->first, r->last, &r->offset, k };
-        it->naive_bytes += items[k].size;
         k++;
     }
     for (int32_t i = 0; i < f->n_nodes; i++) {
@@ -557,7 +594,9 @@ static gc_status plan_frame(gc_interp *it, gc_frame *f) {
         placed[pos] = i;
         n_placed++;
     }
-    free(items); free(placed);
+    for (int32_t i = 0; i < f->s->n_tensors; i++)
+        if (f->t[i].kind == GC_RT_ACT && rep[i] != i) f->t[i].offset = f->t[rep[i]].offset;
+    free(items); free(placed); free(rep);
     f->size = peak;
     return GC_OK;
 }
@@ -651,8 +690,9 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
-                   .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
+                   .reference = it->o.reference_kernels,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
         gc_node *n = &f->nodes[i];
@@ -814,7 +854,11 @@ gc_status gc_interp_prepare(gc_interp *it) {
             memcpy(views[pos].shape, it->in_shape[k], sizeof views[pos].shape);
         }
     }
+    /* the pool, before any op folds at prepare (a pool that cannot start runs single-threaded) */
+    if (ctx_threads(it) > 1 && !it->pool) it->pool = gc_pool_new(ctx_threads(it));
+    gc_pool *outer = gc_pool_set_current(it->pool);
     gc_status st = frame_prepare(it, it->entry_sg, 0, s->n_inputs, vp, &it->entry);
+    gc_pool_set_current(outer);
     free(views); free(vp);
     if (st != GC_OK) {
         if (!it->err[0]) snprintf(it->err, sizeof it->err, "%s", gc_status_str(st));
@@ -925,8 +969,9 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
-                   .threads = it->o.threads < 1 ? 1 : it->o.threads > GC_MAX_THREADS ? GC_MAX_THREADS : it->o.threads,
+                   .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
+                   .reference = it->o.reference_kernels,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];
@@ -987,7 +1032,9 @@ gc_status gc_interp_invoke(gc_interp *it) {
             gc_rt *r = &f->t[it->in_t[k]];
             widen_n((double *)r->data, it->in_stage[k], r->nbytes / 8);
         }
+    gc_pool *outer = gc_pool_set_current(it->pool);
     gc_status st = run_frame(it, f);
+    gc_pool_set_current(outer);
     for (int k = 0; k < it->n_out && st == GC_OK && !it->o.fp64_views; k++)   /* ... narrow what it reads */
         if (it->out_stage[k]) {
             gc_rt *r = &f->t[it->out_t[k]];
@@ -1046,35 +1093,8 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
     s->invoke_ms = it->invoke_ms;
     s->shape_mismatch = it->shape_mismatch;
     s->isa = gc_isa_name((gc_isa)it->isa);
+    s->pool_threads = gc_pool_size(it->pool);
+    s->pool_jobs = gc_pool_jobs(it->pool);
 }
 
 bool gc_interp_has_kernel(int32_t code) { return gc_kernel_for(code) != NULL; }
-
-/* ---- threads ------------------------------------------------------------------------ */
-
-#include <pthread.h>
-
-typedef struct { void (*fn)(void *, int, int); void *arg; int i, n; } gc_job;
-
-static void *gc_job_run(void *p) {
-    gc_job *j = p;
-    j->fn(j->arg, j->i, j->n);
-    return NULL;
-}
-
-void gc_parallel(int n, void (*fn)(void *arg, int i, int n), void *arg) {
-    if (n > GC_MAX_THREADS) n = GC_MAX_THREADS;
-    if (n <= 1) { fn(arg, 0, 1); return; }
-    pthread_t th[GC_MAX_THREADS];
-    gc_job jobs[GC_MAX_THREADS];
-    bool started[GC_MAX_THREADS] = {0};
-    for (int i = 1; i < n; i++) {
-        jobs[i] = (gc_job){ fn, arg, i, n };
-        started[i] = pthread_create(&th[i], NULL, gc_job_run, &jobs[i]) == 0;
-    }
-    fn(arg, 0, n);
-    for (int i = 1; i < n; i++) {
-        if (started[i]) pthread_join(th[i], NULL);
-        else fn(arg, i, n);          /* could not start a thread: do its share here */
-    }
-}

@@ -108,17 +108,21 @@ typedef struct {
     gc_ask_node_fn ask;         /* may be NULL: every node is reported */
     void *user;
     uint64_t max_tensor_bytes;  /* refuse any tensor larger than this (0: 16 GiB) */
-    int threads;                /* 0/1 = single thread; N: float CONV_2D / DEPTHWISE_CONV_2D
-                                   split their output rows over N threads, and fp32's fast
-                                   TRANSPOSE_CONV / FULLY_CONNECTED / BATCH_MATMUL their row
-                                   tiles (same results) */
+    int threads;                /* 0/1 = single thread; N (<= 16): one pool of N - 1 worker
+                                   threads plus the caller, made at prepare and kept until
+                                   gc_interp_free (src/interp/threadpool.h); the heavy ops
+                                   (convolutions, FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX,
+                                   large elementwise ops, pools, resizes, reductions, PAD,
+                                   TRANSPOSE, CONCATENATION, large copies) split their
+                                   outputs over it: the same results at any N */
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
     gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
     bool reference_kernels;     /* GC_PREC_FP32: run the reference float CONV_2D /
                                    DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL kernels
                                    instead of the fast ones (kernels/gemm_f32.h; the same
-                                   bits, the reference is just slower) */
+                                   bits, the reference is just slower); any precision: the
+                                   float reductions and pools take their plain loops */
 } gc_interp_opts;
 
 typedef struct {
@@ -133,6 +137,8 @@ typedef struct {
                                    (kernels/gemm_f32.h; 0 with opts.reference_kernels) */
     const char *isa;            /* the fast kernels' instruction set: "avx512", "avx2",
                                    "scalar" (cpu_isa.h; GPUCLEAN_ISA caps it) */
+    int32_t pool_threads;       /* participants of the thread pool (1: no pool threads) */
+    uint64_t pool_jobs;         /* kernel calls split over more than one of them so far */
 } gc_interp_stats;
 
 typedef struct gc_interp gc_interp;

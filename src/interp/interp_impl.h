@@ -22,6 +22,7 @@
 #include "interp/interp.h"
 #include "interp/fp16.h"
 #include "interp/quant.h"
+#include "interp/threadpool.h"
 
 /* A kernel's exported name: each kernel family is compiled twice, once as written and
  * once in double for --precision fp64 (kernels/<family>_f64.c through interp/fp64.h),
@@ -105,18 +106,48 @@ typedef struct gc_ctx {
     bool fp64;                  /* precision == FP64: float tensors are held as FLOAT64 */
     const gc_f16_model *hm;     /* precision == FP16: the runtime's half-precision model
                                    (fp16_model.h); NULL in every other mode */
-    int threads;                /* >= 1: worker threads a kernel may split its outputs over */
+    int threads;                /* >= 1: worker threads a kernel may split its outputs over
+                                   (per-thread scratch is sized by it) */
+    gc_pool *pool;              /* the interpreter's workers (NULL: one thread); gc_ctx_for */
     bool fast;                  /* fp32 without opts.reference_kernels: float CONV_2D /
                                    DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
                                    fast kernels (kernels/gemm_f32.h, bit-identical) */
     int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
+    bool reference;             /* opts.reference_kernels: also the reductions and pools
+                                   take their plain loops (any precision), so that tests
+                                   can hold the restructured ones to them */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
 
 #define GC_MAX_THREADS 16
-/* Run fn(arg, i, n) for i = 0..n-1 on up to n threads (i = 0 on the calling thread).
- * Kernels use it to split independent outputs, so results do not depend on n. */
+/* Splitting work over the interpreter's thread pool (threadpool.h). Kernels split
+ * independent outputs only, each computed the same way in any range, so results do not
+ * depend on the thread count (tests/c/test_interp_threads.c runs them at 1, 2 and 3).
+ *
+ * gc_ctx_for: fn(arg, begin, end, worker) over [0, n) in chunks of `chunk` items on
+ *   ctx->pool (worker < ctx->threads indexes per-thread scratch); inline when the pool
+ *   is absent or n <= chunk.
+ * gc_ctx_chunk: the chunk for n items of `item_work` units each (a unit ~ one float
+ *   multiply-add or one element of a streaming op): at least GC_PAR_GRAIN units per
+ *   chunk, so that small ops do not pay for the dispatch (one chunk = inline).
+ * gc_parallel (kept for callers written before the pool): fn(arg, i, n) for
+ *   i = 0..n-1, each i once, on the pool of the interpreter running on this thread
+ *   (set by gc_interp_prepare / gc_interp_invoke); serially when there is none. */
+#define GC_PAR_GRAIN 32768.0
+static inline void gc_ctx_for(gc_ctx *ctx, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg) {
+    gc_pool_for(ctx->threads > 1 ? ctx->pool : NULL, n, chunk, fn, arg);
+}
+static inline int64_t gc_ctx_chunk(const gc_ctx *ctx, int64_t n, double item_work) {
+    if (ctx->threads <= 1 || !ctx->pool) return n > 0 ? n : 1;
+    return gc_pool_chunk(ctx->pool, n, item_work, GC_PAR_GRAIN);
+}
 void gc_parallel(int n, void (*fn)(void *arg, int i, int n), void *arg);
+/* The smallest float t with expf(t) != 0 (libm's own; every t below it gives +0):
+ * softmax.c skips expf there, which is slow on underflow. */
+float gc_expf_zero_below(void);
+/* The pool gc_parallel uses on this thread; returns the previous one (interp.c). */
+gc_pool *gc_pool_set_current(gc_pool *p);
+gc_pool *gc_pool_current(void);
 
 typedef gc_status (*gc_prepare_fn)(gc_ctx *ctx, gc_node *n);
 typedef gc_status (*gc_eval_fn)(gc_ctx *ctx, gc_node *n);

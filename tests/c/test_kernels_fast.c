@@ -191,6 +191,12 @@ GC_TEST(kernels_fast_depthwise_random) {
     conv_case(true, 1, 20, 29, 17, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 1, false, false, false);
     conv_case(true, 1, 20, 29, 17, 1, 0, 1, 5, 5, 1, 1, 1, 1, false, 2, true, false, true);
     conv_case(true, 1, 5, 6, 16, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 0, true, true, false);
+    /* rows shorter than the pixel block with several channel blocks (summed side by side):
+     * a 31 x 1 filter over W = 1 (conformer), 2, 3 and 4 full blocks, a tail, padding */
+    conv_case(true, 2, 40, 1, 80, 1, 0, 1, 31, 1, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(true, 1, 9, 3, 72, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 3, true, true, false);
+    conv_case(true, 1, 7, 5, 35, 1, 0, 1, 3, 3, 2, 1, 1, 1, false, 1, false, false, false);
+    conv_case(true, 1, 6, 4, 48, 1, 0, 1, 5, 5, 1, 1, 1, 2, true, 0, true, false, true);
 }
 
 /* TRANSPOSE_CONV (output_shape, filter [OC, KH, KW, C], x, bias?): output OH x OW given. */

@@ -522,13 +522,13 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     return GC_OK;
 }
 
-typedef struct { const conv_data *d; const float *x; float *y; char *scratch; size_t per; int64_t units; } fast_job;
+typedef struct { const conv_data *d; const float *x; float *y; char *scratch; size_t per; } fast_job;
 
-static void fast_job_run(void *arg, int i, int n) {
+/* tiles [t0, t1) of the fast kernels on worker w's scratch */
+static void fast_job_run(void *arg, int64_t t0, int64_t t1, int w) {
     const fast_job *j = arg;
-    int64_t t0 = j->units * i / n, t1 = j->units * (i + 1) / n;
-    if (j->d->fast) gc_convf_run(j->d->fast, j->x, j->y, j->scratch + (size_t)i * j->per, t0, t1);
-    else if (j->d->tcf) gc_tconvf_run(j->d->tcf, j->x, j->y, j->scratch + (size_t)i * j->per, t0, t1);
+    if (j->d->fast) gc_convf_run(j->d->fast, j->x, j->y, j->scratch + (size_t)w * j->per, t0, t1);
+    else if (j->d->tcf) gc_tconvf_run(j->d->tcf, j->x, j->y, j->scratch + (size_t)w * j->per, t0, t1);
     else gc_dwf_run(j->d->dwf, j->x, j->y, t0, t1);
 }
 
@@ -536,14 +536,9 @@ static void fast_eval(gc_ctx *ctx, const conv_data *d, gc_node *n, const float *
     int64_t units = d->fast ? gc_convf_tiles(d->fast) : d->tcf ? gc_tconvf_tiles(d->tcf) : gc_dwf_tiles(d->dwf);
     double work = (double)d->B * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == K_DW ? 1 : d->ICg);
     if (d->tcf) work /= (double)d->sh * d->sw;
-    /* threads only when each has real work: ~64k multiply-adds */
-    int nt = ctx->threads;
-    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
-    if (nt > ctx->threads) nt = ctx->threads;
-    if (nt > units) nt = (int)units;
     fast_job j = { d, x, y, d->fast || d->tcf ? (char *)n->scratch[d->fast_slot] : NULL,
-                   d->fast ? gc_convf_scratch_bytes(d->fast) : d->tcf ? gc_tconvf_scratch_bytes(d->tcf) : 0, units };
-    gc_parallel(nt > 0 ? nt : 1, fast_job_run, &j);
+                   d->fast ? gc_convf_scratch_bytes(d->fast) : d->tcf ? gc_tconvf_scratch_bytes(d->tcf) : 0 };
+    gc_ctx_for(ctx, units, gc_ctx_chunk(ctx, units, units ? work / (double)units : 0), fast_job_run, &j);
 }
 #endif
 
@@ -584,11 +579,10 @@ static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w) {
 
 typedef struct { const conv_data *d; const float *x, *bias; float *y; float *scratch; size_t per; } wino_job;
 
-static void wino_job_run(void *arg, int i, int n) {
+/* tile rows [t0, t1) on worker w's scratch */
+static void wino_job_run(void *arg, int64_t t0, int64_t t1, int w) {
     const wino_job *j = arg;
-    int32_t ty = j->d->wino->tiles_y;
-    gc_wino16_run(j->d->wino, j->x, j->bias, j->y, j->scratch + (size_t)i * j->per,
-                  (int32_t)((int64_t)ty * i / n), (int32_t)((int64_t)ty * (i + 1) / n));
+    gc_wino16_run(j->d->wino, j->x, j->bias, j->y, j->scratch + (size_t)w * j->per, (int32_t)t0, (int32_t)t1);
 }
 #endif
 
@@ -676,44 +670,52 @@ typedef struct {
     size_t acc_stride;
 } conv_job;
 
-static void conv_job_run(void *arg, int i, int n) {
+static void conv_job_run(void *arg, int64_t r0, int64_t r1, int w) {
     const conv_job *j = arg;
-    const int64_t rows = (int64_t)j->d->B * j->d->OH;
-    int64_t r0 = rows * i / n, r1 = rows * (i + 1) / n;
-    float *acc = (float *)(j->acc + (size_t)i * j->acc_stride);
+    float *acc = (float *)(j->acc + (size_t)w * j->acc_stride);
     if (j->d->kind == K_CONV) conv_f32(j->a16, j->d, j->x, j->w, j->bias, j->y, acc, r0, r1);
     else dw_f32(j->a16, j->d, j->x, j->w, j->bias, j->y, acc, r0, r1);
 }
 
-GC_CLONES static void tconv_f32(gc_ctx *ctx, const conv_data *d, const float *x, const float *wt, const float *bias, float *y) {
+/* multiply-adds per output row (b, oy) of a CONV_2D / DEPTHWISE_CONV_2D */
+static double row_work(const conv_data *d) {
+    return (double)d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
+}
+
+/* The reference TRANSPOSE_CONV scatters; threads split the outputs by (batch image,
+ * block of output channels): each output still adds its taps in scatter order. */
+enum { TC_OCB = 64 };                   /* output channels per item (a multiple of the vector) */
+
+GC_CLONES static void tconv_f32(const conv_data *d, const float *x, const float *wt, const float *bias, float *y,
+                                int32_t b, int32_t o0, int32_t o1) {
     const bool a16 = d->a16;
-    const int32_t OC = d->OC, C = d->C;
-    memset(y, 0, (size_t)d->B * d->OH * d->OW * OC * sizeof(float));
-    for (int32_t b = 0; b < d->B; b++)
-        for (int32_t iy = 0; iy < d->H; iy++)
-            for (int32_t ix = 0; ix < d->W; ix++) {
-                const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * C;
-                for (int32_t ic = 0; ic < C; ic++) {
-                    const float xv = xp[ic];
-                    for (int32_t ky = 0; ky < d->KH; ky++) {
-                        int32_t oy = iy * d->sh + ky - d->pt;
-                        if (oy < 0 || oy >= d->OH) continue;
-                        for (int32_t kx = 0; kx < d->KW; kx++) {
-                            int32_t ox = ix * d->sw + kx - d->pl;
-                            if (ox < 0 || ox >= d->OW) continue;
-                            float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
-                            const float *w = wt + (((size_t)ky * d->KW + kx) * C + ic) * OC;
-                            if (!a16) for (int32_t oc = 0; oc < OC; oc++) yp[oc] += xv * w[oc];
-                            else gc_f16_madd_n(yp, xv, w, (size_t)OC);
-                        }
+    const int32_t OC = d->OC, C = d->C, no = o1 - o0;
+    const size_t m = (size_t)d->OH * d->OW;
+    float *yb = y + (size_t)b * m * OC;
+    for (size_t p = 0; p < m; p++) memset(yb + p * OC + o0, 0, (size_t)no * sizeof(float));
+    for (int32_t iy = 0; iy < d->H; iy++)
+        for (int32_t ix = 0; ix < d->W; ix++) {
+            const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * C;
+            for (int32_t ic = 0; ic < C; ic++) {
+                const float xv = xp[ic];
+                for (int32_t ky = 0; ky < d->KH; ky++) {
+                    int32_t oy = iy * d->sh + ky - d->pt;
+                    if (oy < 0 || oy >= d->OH) continue;
+                    for (int32_t kx = 0; kx < d->KW; kx++) {
+                        int32_t ox = ix * d->sw + kx - d->pl;
+                        if (ox < 0 || ox >= d->OW) continue;
+                        float *yp = yb + ((size_t)oy * d->OW + ox) * OC + o0;
+                        const float *w = wt + (((size_t)ky * d->KW + kx) * C + ic) * OC + o0;
+                        if (!a16) for (int32_t oc = 0; oc < no; oc++) yp[oc] += xv * w[oc];
+                        else gc_f16_madd_n(yp, xv, w, (size_t)no);
                     }
                 }
             }
-    size_t m = (size_t)d->B * d->OH * d->OW;
+        }
     for (size_t p = 0; p < m; p++)
-        for (int32_t oc = 0; oc < OC; oc++) {
-            float v = y[p * OC + oc] + (bias ? bias[oc] : 0.0f);
-            y[p * OC + oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
+        for (int32_t oc = o0; oc < o1; oc++) {
+            float v = yb[p * OC + oc] + (bias ? bias[oc] : 0.0f);
+            yb[p * OC + oc] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
         }
 }
 
@@ -737,8 +739,8 @@ static inline int64_t bias_at(const conv_data *d, int oc) {
 /* One accumulator row per output pixel: int32 for 8-bit activations (as TFLite),
  * int64 for 16-bit ones. */
 #define CONV_Q_BODY(ACC_T)                                                                   \
-    for (int32_t b = 0; b < d->B; b++)                                                       \
-        for (int32_t oy = 0; oy < d->OH; oy++)                                               \
+    for (int64_t r = r0; r < r1; r++) {                                                      \
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);                   \
             for (int32_t ox = 0; ox < d->OW; ox++) {                                         \
                 for (int32_t oc = 0; oc < OC; oc++) acc[oc] = 0;                             \
                 for (int32_t ky = 0; ky < d->KH; ky++) {                                     \
@@ -783,16 +785,18 @@ static inline int64_t bias_at(const conv_data *d, int oc) {
                 size_t yi = (((size_t)b * d->OH + oy) * d->OW + ox) * OC;                    \
                 for (int32_t oc = 0; oc < OC; oc++)                                          \
                     gc_qset(dt, yr->data, yi + (size_t)oc, requant(d, (int64_t)acc[oc] + bias_at(d, oc), oc)); \
-            }
+            }                                                                                \
+    }
 
-GC_CLONES static void conv_q32(const conv_data *d, const gc_rt *xr, gc_rt *yr, int32_t *acc) {
+/* output rows r0..r1-1 (r = b * OH + oy), as conv_f32 */
+GC_CLONES static void conv_q32(const conv_data *d, const gc_rt *xr, gc_rt *yr, int32_t *acc, int64_t r0, int64_t r1) {
     const int dt = d->dt;
     const int32_t OC = d->OC;
     const int32_t ICg = d->kind == K_CONV ? d->ICg : 1, OCg = d->kind == K_CONV ? d->OC / d->G : 1;
     CONV_Q_BODY(int32_t)
 }
 
-static void conv_q64(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *acc) {
+static void conv_q64(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *acc, int64_t r0, int64_t r1) {
     const int dt = d->dt;
     const int32_t OC = d->OC;
     const int32_t ICg = d->kind == K_CONV ? d->ICg : 1, OCg = d->kind == K_CONV ? d->OC / d->G : 1;
@@ -800,32 +804,73 @@ static void conv_q64(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *ac
 }
 #undef CONV_Q_BODY
 
-static void tconv_q(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *accbuf) {
+/* batch image b, output channels o0..o1-1 (as tconv_f32); the int64 accumulators are
+ * the whole output's (scratch), each item touching only its own */
+static void tconv_q(const conv_data *d, const gc_rt *xr, gc_rt *yr, int64_t *accbuf, int32_t b, int32_t o0, int32_t o1) {
     const int dt = d->dt;
     const int32_t OC = d->OC, C = d->C;
-    size_t m = (size_t)d->B * d->OH * d->OW;
-    int64_t *acc = accbuf;                      /* whole output accumulator (scratch) */
-    memset(acc, 0, m * OC * sizeof(int64_t));
-    for (int32_t b = 0; b < d->B; b++)
-        for (int32_t iy = 0; iy < d->H; iy++)
-            for (int32_t ix = 0; ix < d->W; ix++)
-                for (int32_t ic = 0; ic < C; ic++) {
-                    int32_t xv = gc_qget(dt, xr->data, (((size_t)b * d->H + iy) * d->W + ix) * C + (size_t)ic) + d->x_off;
-                    for (int32_t ky = 0; ky < d->KH; ky++) {
-                        int32_t oy = iy * d->sh + ky - d->pt;
-                        if (oy < 0 || oy >= d->OH) continue;
-                        for (int32_t kx = 0; kx < d->KW; kx++) {
-                            int32_t ox = ix * d->sw + kx - d->pl;
-                            if (ox < 0 || ox >= d->OW) continue;
-                            int64_t *ap = acc + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
-                            const int32_t *w = d->wq + (((size_t)ky * d->KW + kx) * C + ic) * OC;
-                            for (int32_t oc = 0; oc < OC; oc++) ap[oc] += (int64_t)xv * w[oc];
-                        }
+    const size_t m = (size_t)d->OH * d->OW;
+    int64_t *acc = accbuf + (size_t)b * m * OC;
+    for (size_t p = 0; p < m; p++) memset(acc + p * OC + o0, 0, (size_t)(o1 - o0) * sizeof(int64_t));
+    for (int32_t iy = 0; iy < d->H; iy++)
+        for (int32_t ix = 0; ix < d->W; ix++)
+            for (int32_t ic = 0; ic < C; ic++) {
+                int32_t xv = gc_qget(dt, xr->data, (((size_t)b * d->H + iy) * d->W + ix) * C + (size_t)ic) + d->x_off;
+                for (int32_t ky = 0; ky < d->KH; ky++) {
+                    int32_t oy = iy * d->sh + ky - d->pt;
+                    if (oy < 0 || oy >= d->OH) continue;
+                    for (int32_t kx = 0; kx < d->KW; kx++) {
+                        int32_t ox = ix * d->sw + kx - d->pl;
+                        if (ox < 0 || ox >= d->OW) continue;
+                        int64_t *ap = acc + ((size_t)oy * d->OW + ox) * OC;
+                        const int32_t *w = d->wq + (((size_t)ky * d->KW + kx) * C + ic) * OC;
+                        for (int32_t oc = o0; oc < o1; oc++) ap[oc] += (int64_t)xv * w[oc];
                     }
                 }
+            }
+    size_t yb = (size_t)b * m * OC;
     for (size_t p = 0; p < m; p++)
-        for (int32_t oc = 0; oc < OC; oc++)
-            gc_qset(dt, yr->data, p * OC + (size_t)oc, requant(d, acc[p * OC + oc] + bias_at(d, oc), oc));
+        for (int32_t oc = o0; oc < o1; oc++)
+            gc_qset(dt, yr->data, yb + p * OC + (size_t)oc, requant(d, acc[p * OC + oc] + bias_at(d, oc), oc));
+}
+
+/* the reference TRANSPOSE_CONV (float or quantized) and the quantized CONV_2D /
+ * DEPTHWISE_CONV_2D, split over the pool */
+typedef struct {
+    const conv_data *d;
+    const gc_rt *xr; gc_rt *yr;
+    const float *w, *bias;              /* float TRANSPOSE_CONV */
+    char *acc; size_t acc_stride;       /* quantized CONV_2D: per worker; TRANSPOSE_CONV: whole */
+    int32_t nob;                        /* TRANSPOSE_CONV: output channel blocks per image */
+} ref_job;
+
+static void tconv_job_run(void *arg, int64_t i0, int64_t i1, int w) {
+    (void)w;
+    const ref_job *j = arg;
+    const conv_data *d = j->d;
+    for (int64_t i = i0; i < i1; i++) {
+        int32_t b = (int32_t)(i / j->nob), o0 = (int32_t)(i % j->nob) * TC_OCB;
+        int32_t o1 = d->OC - o0 < TC_OCB ? d->OC : o0 + TC_OCB;
+        if (d->dt == GC_T_FLOAT32)
+            tconv_f32(d, (const float *)j->xr->data, j->w, j->bias, (float *)j->yr->data, b, o0, o1);
+        else tconv_q(d, j->xr, j->yr, (int64_t *)j->acc, b, o0, o1);
+    }
+}
+
+static void conv_q_job_run(void *arg, int64_t r0, int64_t r1, int w) {
+    const ref_job *j = arg;
+    char *acc = j->acc + (size_t)w * j->acc_stride;
+    if (j->d->acc64) conv_q64(j->d, j->xr, j->yr, (int64_t *)acc, r0, r1);
+    else conv_q32(j->d, j->xr, j->yr, (int32_t *)acc, r0, r1);
+}
+
+static void tconv_ref(gc_ctx *ctx, const conv_data *d, const gc_rt *x, gc_rt *y, const float *w, const float *bias,
+                      char *acc) {
+    ref_job j = { .d = d, .xr = x, .yr = y, .w = w, .bias = bias, .acc = acc,
+                  .nob = (d->OC + TC_OCB - 1) / TC_OCB };
+    int64_t items = (int64_t)d->B * j.nob;
+    double work = (double)d->H * d->W * d->C * d->KH * d->KW * (d->OC < TC_OCB ? d->OC : TC_OCB);
+    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, work), tconv_job_run, &j);
 }
 
 /* ---- hybrid ----------------------------------------------------------------------------- */
@@ -887,10 +932,18 @@ GC_CLONES static void hybrid_rows(const hyb_job *j, int32_t *acc, int64_t r0, in
     }
 }
 
-static void hyb_job_run(void *arg, int i, int n) {
+static void hyb_job_run(void *arg, int64_t r0, int64_t r1, int w) {
     const hyb_job *j = arg;
-    const int64_t rows = (int64_t)j->d->B * j->d->OH;
-    hybrid_rows(j, (int32_t *)(j->acc + (size_t)i * j->acc_stride), rows * i / n, rows * (i + 1) / n);
+    hybrid_rows(j, (int32_t *)(j->acc + (size_t)w * j->acc_stride), r0, r1);
+}
+
+/* the per-image (per-pixel) input quantization, split over the pool */
+typedef struct { const conv_data *d; const float *x; size_t per; int8_t *q; float *step; int32_t *zp; } hq_job;
+static void hq_job_run(void *arg, int64_t i0, int64_t i1, int w) {
+    (void)w;
+    const hq_job *j = arg;
+    for (int64_t i = i0; i < i1; i++)
+        gc_hq_quantize(j->d->hq, j->x + (size_t)i * j->per, j->per, j->q + (size_t)i * j->per, &j->step[i], &j->zp[i]);
 }
 
 static gc_status hybrid_eval(gc_ctx *ctx, gc_node *n) {
@@ -901,17 +954,12 @@ static gc_status hybrid_eval(gc_ctx *ctx, gc_node *n) {
     const size_t nq = d->hq_pixel ? (size_t)d->B * d->H * d->W : (size_t)d->B;
     float *step = (float *)n->scratch[d->qp_slot];
     int32_t *zp = (int32_t *)(step + nq);
-    for (size_t i = 0; i < nq; i++)
-        gc_hq_quantize(d->hq, (const float *)x->data + i * per, per, q + i * per, &step[i], &zp[i]);
+    hq_job qj = { d, (const float *)x->data, per, q, step, zp };
+    gc_ctx_for(ctx, (int64_t)nq, gc_ctx_chunk(ctx, (int64_t)nq, 4.0 * (double)per), hq_job_run, &qj);
     hyb_job j = { d, q, step, zp, b ? (const float *)b->data : NULL, (float *)n->out[0]->data,
                   (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
     int64_t rows = (int64_t)d->B * d->OH;
-    double work = (double)rows * d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
-    int nt = ctx->threads;
-    if (nt > rows) nt = (int)rows;
-    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
-    if (nt > ctx->threads) nt = ctx->threads;
-    gc_parallel(nt, hyb_job_run, &j);
+    gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, row_work(d)), hyb_job_run, &j);
     return GC_OK;
 }
 
@@ -943,31 +991,26 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
             }
         }
         const float *bias = b ? (const float *)b->data : NULL;
-        if (d->kind == K_TCONV) { tconv_f32(ctx, d, (const float *)x->data, wt, bias, (float *)y->data); return GC_OK; }
+        if (d->kind == K_TCONV) { tconv_ref(ctx, d, x, y, wt, bias, NULL); return GC_OK; }
 #ifndef GC_FP64_BUILD
         if (d->wino) {
-            int nt = ctx->threads < d->wino->tiles_y ? ctx->threads : d->wino->tiles_y;
             wino_job wj = { d, (const float *)x->data, bias, (float *)y->data, (float *)n->scratch[d->wino_slot],
                             gc_wino16_scratch_floats(d->wino) };
-            gc_parallel(nt > 0 ? nt : 1, wino_job_run, &wj);
+            int64_t ty = d->wino->tiles_y;
+            gc_ctx_for(ctx, ty, gc_ctx_chunk(ctx, ty, row_work(d) * d->OH / (double)(ty > 0 ? ty : 1)), wino_job_run, &wj);
             return GC_OK;
         }
 #endif
         conv_job j = { d, d->a16, (const float *)x->data, wt, bias, (float *)y->data,
                        (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
         int64_t rows = (int64_t)d->B * d->OH;
-        /* threads only when each has real work: >= 2 rows and ~64k multiply-adds */
-        double work = (double)rows * d->OW * d->OC * d->KH * d->KW * (d->kind == K_CONV ? d->ICg : 1);
-        int nt = ctx->threads;
-        if (nt > rows) nt = (int)rows;
-        if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
-        if (nt > ctx->threads) nt = ctx->threads;
-        gc_parallel(nt, conv_job_run, &j);
+        gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, row_work(d)), conv_job_run, &j);
         return GC_OK;
     }
-    if (d->kind == K_TCONV) { tconv_q(d, x, y, (int64_t *)n->scratch[d->acc_slot]); return GC_OK; }
-    if (d->acc64) conv_q64(d, x, y, (int64_t *)n->scratch[d->acc_slot]);
-    else conv_q32(d, x, y, (int32_t *)n->scratch[d->acc_slot]);
+    if (d->kind == K_TCONV) { tconv_ref(ctx, d, x, y, NULL, NULL, (char *)n->scratch[d->acc_slot]); return GC_OK; }
+    ref_job j = { .d = d, .xr = x, .yr = y, .acc = (char *)n->scratch[d->acc_slot], .acc_stride = (size_t)d->OC * 8 + 64 };
+    int64_t rows = (int64_t)d->B * d->OH;
+    gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, row_work(d)), conv_q_job_run, &j);
     return GC_OK;
 }
 

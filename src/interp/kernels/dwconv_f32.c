@@ -135,6 +135,36 @@ INL T512 void px_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np,
     out512(c, r, ox, np, c0, k, tail, acc);
 }
 
+/* One pixel, NB full blocks of 16 channels side by side (NB independent sums in flight:
+ * rows shorter than PX pixels, such as a KH x 1 filter over a W = 1 image, would else run
+ * one dependent chain per block), taps checked as px_512 does. */
+INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32_t c0, const int NB) {
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int b = 0; b < NB; b++) acc[b] = _mm512_setzero_ps();
+    for (int32_t ky = 0; ky < c->KH; ky++) {
+        int32_t iy = r->iy0 + ky * c->dh;
+        if (iy < 0 || iy >= c->H) continue;
+        const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)c->C + (size_t)c0;
+        for (int32_t kx = 0; kx < c->KW; kx++) {
+            const int32_t ix = ox * c->sw - c->pl + kx * c->dw;
+            if (ix < 0 || ix >= c->W) continue;
+            const float *xq = xrow + (ptrdiff_t)ix * c->C;
+            const float *wk = c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0;
+#pragma GCC unroll 4
+            for (int b = 0; b < NB; b++)
+                acc[b] = _mm512_add_ps(acc[b], _mm512_mul_ps(_mm512_loadu_ps(xq + 16 * b), _mm512_loadu_ps(wk + 16 * b)));
+        }
+    }
+#pragma GCC unroll 4
+    for (int b = 0; b < NB; b++) {
+        const __m512 bv = c->bias ? _mm512_loadu_ps(c->bias + c0 + 16 * b) : _mm512_setzero_ps();
+        const __m512 lo = _mm512_set1_ps(c->lo), hi = _mm512_set1_ps(c->hi);
+        _mm512_storeu_ps(r->yr + (size_t)ox * (size_t)c->C + (size_t)c0 + 16 * b,
+                         _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(acc[b], bv))));
+    }
+}
+
 /* Stride SWc, KWc taps DLc apart (compile-time), PX pixels: the NWIN input columns the
  * block reads from one input row are loaded once and shared by the taps (pixel p, tap kx
  * reads slot p*SWc + kx*DLc). With `check`, slots outside the image are not loaded and
@@ -202,6 +232,14 @@ T512 static void row_512(const gc_dwf *c, const dw_row *r) {
             const int32_t nc = c->C - c0 < 16 ? c->C - c0 : 16;
             const __mmask16 k = (__mmask16)(nc >= 16 ? 0xffffu : (1u << nc) - 1u);
             const bool tail = nc < 16;
+            if (!full && c->C - c0 >= 32) {                   /* 2..4 full blocks at once */
+                const int nb = (c->C - c0) / 16 >= 4 ? 4 : (c->C - c0) / 16;
+                if (nb == 4) px1_blocks_512(c, r, ox, c0, 4);
+                else if (nb == 3) px1_blocks_512(c, r, ox, c0, 3);
+                else px1_blocks_512(c, r, ox, c0, 2);
+                c0 += 16 * (nb - 1);
+                continue;
+            }
             if (!full) { if (tail) px_512(c, r, ox, 1, true, c0, k, true); else px_512(c, r, ox, 1, true, c0, k, false); }
             else if (tail) { if (chk) blk_512(c, r, ox, kind, true, c0, k, true); else blk_512(c, r, ox, kind, false, c0, k, true); }
             else if (chk) blk_512(c, r, ox, kind, true, c0, k, false);

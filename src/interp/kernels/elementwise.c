@@ -30,10 +30,16 @@
  *     PRELU: TFLite's reference: x >= zp: (x - zp) * s_in/s_out; else
  *       (x - zp)(a - zp_a) * s_in s_a / s_out; both via MultiplyByQuantizedMultiplier.
  * fp16: arithmetic in float32; the output is rounded by the core (no accumulation).
+ * Large outputs (float and quantized; integer ops stay on one thread, their errors are
+ * data-dependent) are split into element ranges over the pool; the float inner runs are
+ * specialised for contiguous and scalar operands, so that they vectorise (each element
+ * is the same expression: the same bits).
  */
 #include "interp/interp_impl.h"
 
 #include <stdlib.h>
+
+#include "interp/kernels/vec_loops.h"
 
 enum { E_ADD, E_SUB, E_MUL, E_DIV, E_MAX, E_MIN, E_POW, E_SQDIFF, E_FLOORDIV, E_FLOORMOD,
        E_LT, E_LE, E_GT, E_GE, E_EQ, E_NE, E_AND, E_OR, E_PRELU };
@@ -173,20 +179,40 @@ static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
 
 /* ---- inner runs: y[0..cnt) = f(a[i*sa], b[i*sb]) ------------------------------------------ */
 
-static gc_status run_f32(const bin_data *d, bool h16, float *y, const float *a, int64_t sa,
-                         const float *b, int64_t sb, int64_t cnt, uint8_t *yb) {
+/* One float run: y[i] = EXPR(p = a[i * sa], q = b[i * sb]), with the contiguous / scalar
+ * operand cases written out (vectorised; GCC does not version strided loops itself). */
+#define F32_RUN(EXPR)                                                                        \
+    do {                                                                                     \
+        if (sa == 1 && sb == 1)                                                              \
+            for (int64_t i = 0; i < cnt; i++) { const float p = a[i], q = b[i]; y[i] = (EXPR); } \
+        else if (sa == 1 && sb == 0) {                                                       \
+            const float q = b[0];                                                            \
+            for (int64_t i = 0; i < cnt; i++) { const float p = a[i]; y[i] = (EXPR); }       \
+        } else if (sa == 0 && sb == 1) {                                                     \
+            const float p = a[0];                                                            \
+            for (int64_t i = 0; i < cnt; i++) { const float q = b[i]; y[i] = (EXPR); }       \
+        } else                                                                               \
+            for (int64_t i = 0; i < cnt; i++) { const float p = a[i * sa], q = b[i * sb]; y[i] = (EXPR); } \
+    } while (0)
+#define CMP_RUN(EXPR)                                                                        \
+    for (int64_t i = 0; i < cnt; i++) { const float p = a[i * sa], q = b[i * sb]; yb[i] = (EXPR); }
+
+GC_CLONES static gc_status run_f32(const bin_data *d, bool h16, float *y, const float *a, int64_t sa,
+                                   const float *b, int64_t sb, int64_t cnt, uint8_t *yb) {
+    const float lo = d->lo, hi = d->hi;
     switch (d->op) {
-    case E_ADD: for (int64_t i = 0; i < cnt; i++) y[i] = gc_act_f(a[i * sa] + b[i * sb], d->lo, d->hi); break;
-    case E_SUB: for (int64_t i = 0; i < cnt; i++) y[i] = gc_act_f(a[i * sa] - b[i * sb], d->lo, d->hi); break;
-    case E_MUL: for (int64_t i = 0; i < cnt; i++) y[i] = gc_act_f(a[i * sa] * b[i * sb], d->lo, d->hi); break;
-    case E_DIV: for (int64_t i = 0; i < cnt; i++) y[i] = gc_act_f(a[i * sa] / b[i * sb], d->lo, d->hi); break;
-    case E_MAX: for (int64_t i = 0; i < cnt; i++) { float p = a[i * sa], q = b[i * sb]; y[i] = p > q ? p : q; } break;
-    case E_MIN: for (int64_t i = 0; i < cnt; i++) { float p = a[i * sa], q = b[i * sb]; y[i] = p < q ? p : q; } break;
-    case E_POW: for (int64_t i = 0; i < cnt; i++) y[i] = powf(a[i * sa], b[i * sb]); break;
+    case E_ADD: F32_RUN(gc_act_f(p + q, lo, hi)); break;
+    case E_SUB: F32_RUN(gc_act_f(p - q, lo, hi)); break;
+    case E_MUL: F32_RUN(gc_act_f(p * q, lo, hi)); break;
+    case E_DIV: F32_RUN(gc_act_f(p / q, lo, hi)); break;
+    case E_MAX: F32_RUN(p > q ? p : q); break;
+    case E_MIN: F32_RUN(p < q ? p : q); break;
+    case E_POW: F32_RUN(powf(p, q)); break;
     case E_SQDIFF:
-        for (int64_t i = 0; i < cnt; i++) { float t = a[i * sa] - b[i * sb]; if (h16) t = gc_f16_round(t); y[i] = t * t; }
+        if (h16) for (int64_t i = 0; i < cnt; i++) { float t = gc_f16_round(a[i * sa] - b[i * sb]); y[i] = t * t; }
+        else F32_RUN((p - q) * (p - q));
         break;
-    case E_FLOORDIV: for (int64_t i = 0; i < cnt; i++) y[i] = floorf(a[i * sa] / b[i * sb]); break;
+    case E_FLOORDIV: F32_RUN(floorf(p / q)); break;
     case E_FLOORMOD:
         for (int64_t i = 0; i < cnt; i++) {
             float p = a[i * sa], q = b[i * sb], r = fmodf(p, q);
@@ -194,17 +220,19 @@ static gc_status run_f32(const bin_data *d, bool h16, float *y, const float *a, 
             y[i] = r;
         }
         break;
-    case E_PRELU: for (int64_t i = 0; i < cnt; i++) { float p = a[i * sa]; y[i] = p >= 0 ? p : p * b[i * sb]; } break;
-    case E_LT: for (int64_t i = 0; i < cnt; i++) yb[i] = a[i * sa] < b[i * sb]; break;
-    case E_LE: for (int64_t i = 0; i < cnt; i++) yb[i] = a[i * sa] <= b[i * sb]; break;
-    case E_GT: for (int64_t i = 0; i < cnt; i++) yb[i] = a[i * sa] > b[i * sb]; break;
-    case E_GE: for (int64_t i = 0; i < cnt; i++) yb[i] = a[i * sa] >= b[i * sb]; break;
-    case E_EQ: for (int64_t i = 0; i < cnt; i++) yb[i] = a[i * sa] == b[i * sb]; break;
-    case E_NE: for (int64_t i = 0; i < cnt; i++) yb[i] = a[i * sa] != b[i * sb]; break;
+    case E_PRELU: F32_RUN(p >= 0 ? p : p * q); break;
+    case E_LT: CMP_RUN(p < q) break;
+    case E_LE: CMP_RUN(p <= q) break;
+    case E_GT: CMP_RUN(p > q) break;
+    case E_GE: CMP_RUN(p >= q) break;
+    case E_EQ: CMP_RUN(p == q) break;
+    case E_NE: CMP_RUN(p != q) break;
     default: return GC_ERR_UNSUPPORTED;
     }
     return GC_OK;
 }
+#undef F32_RUN
+#undef CMP_RUN
 
 static int64_t ipow(int64_t b, int64_t e) {
     int64_t r = 1;
@@ -297,29 +325,38 @@ static gc_status run_q(const bin_data *d, int dt, int ydt, uint8_t *y, const uin
     return GC_OK;
 }
 
-/* Walk the merged output shape: all dims but the last give the run starts. */
-static gc_status binary_eval(gc_ctx *ctx, gc_node *n) {
-    bin_data *d = n->data;
+/* Output elements [e0, e1) of the merged shape: runs along the last dim, the start's
+ * index unravelled once. */
+static gc_status bin_range(gc_ctx *ctx, const gc_node *n, const bin_data *d, uint64_t e0, uint64_t e1) {
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     int r = d->rank, last = r - 1, dt = a->dtype;
     int ea = gc_esize(dt), eb = gc_esize(b->dtype), ey = gc_esize(y->dtype);
-    uint64_t total = gc_numel(y);
-    if (total == 0) return GC_OK;
+    const int64_t cnt = d->shape[last];
     int32_t idx[GC_MAX_RANK] = { 0 };
     int64_t oa = 0, ob = 0;
-    int64_t cnt = d->shape[last];
-    for (uint64_t o = 0; o < total; o += (uint64_t)cnt) {
+    uint64_t rest = e0 / (uint64_t)cnt;
+    for (int k = last - 1; k >= 0; k--) {
+        idx[k] = (int32_t)(rest % (uint64_t)d->shape[k]);
+        rest /= (uint64_t)d->shape[k];
+        oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k];
+    }
+    int64_t j = (int64_t)(e0 % (uint64_t)cnt);               /* position in the first run */
+    for (uint64_t o = e0; o < e1;) {
+        int64_t len = cnt - j < (int64_t)(e1 - o) ? cnt - j : (int64_t)(e1 - o);
+        int64_t pa = oa + j * d->sa[last], pb = ob + j * d->sb[last];
         gc_status st;
         if (dt == GC_T_FLOAT32)
-            st = run_f32(d, d->h16 && !n->keep_float, (float *)y->data + o, (const float *)a->data + oa, d->sa[last],
-                         (const float *)b->data + ob, d->sb[last], cnt, y->data + o);
+            st = run_f32(d, d->h16 && !n->keep_float, (float *)y->data + o, (const float *)a->data + pa, d->sa[last],
+                         (const float *)b->data + pb, d->sb[last], len, y->data + o);
         else if (dt == GC_T_INT32 || dt == GC_T_INT64 || dt == GC_T_BOOL)
-            st = run_int(ctx, d, dt, y->data + o * (uint64_t)ey, a->data + oa * ea, d->sa[last],
-                         b->data + ob * eb, d->sb[last], cnt, y->dtype);
+            st = run_int(ctx, d, dt, y->data + o * (uint64_t)ey, a->data + pa * ea, d->sa[last],
+                         b->data + pb * eb, d->sb[last], len, y->dtype);
         else
-            st = run_q(d, dt, y->dtype, y->data + o * (uint64_t)ey, a->data + oa * ea, d->sa[last],
-                       b->data + ob * eb, d->sb[last], cnt, a, b);
-        if (st != GC_OK) return st == GC_ERR_UNSUPPORTED ? gc_fail(ctx, st, "unsupported case") : st;
+            st = run_q(d, dt, y->dtype, y->data + o * (uint64_t)ey, a->data + pa * ea, d->sa[last],
+                       b->data + pb * eb, d->sb[last], len, a, b);
+        if (st != GC_OK) return st;
+        o += (uint64_t)len;
+        j = 0;
         for (int k = last - 1; k >= 0; k--) {
             oa += d->sa[k]; ob += d->sb[k];
             if (++idx[k] < d->shape[k]) break;
@@ -327,6 +364,32 @@ static gc_status binary_eval(gc_ctx *ctx, gc_node *n) {
         }
     }
     return GC_OK;
+}
+
+typedef struct { gc_ctx *ctx; const gc_node *n; const bin_data *d; } bin_job;
+
+static void bin_job_run(void *arg, int64_t e0, int64_t e1, int wk) {
+    (void)wk;
+    const bin_job *j = arg;
+    (void)bin_range(j->ctx, j->n, j->d, (uint64_t)e0, (uint64_t)e1);   /* float / quantized: cannot fail */
+}
+
+static gc_status binary_eval(gc_ctx *ctx, gc_node *n) {
+    bin_data *d = n->data;
+    int dt = n->in[0]->dtype;
+    uint64_t total = gc_numel(n->out[0]);
+    if (total == 0) return GC_OK;
+    bool split = dt != GC_T_INT32 && dt != GC_T_INT64 && dt != GC_T_BOOL;
+    double cost = d->op == E_POW || d->op == E_FLOORMOD ? 20.0 : dt == GC_T_FLOAT32 ? 0.25 : 2.0;
+    int64_t chunk = split ? gc_ctx_chunk(ctx, (int64_t)total, cost) : (int64_t)total;
+    if (chunk < (int64_t)total) {
+        chunk = (chunk + 63) / 64 * 64;                          /* whole cache lines of floats */
+        bin_job j = { ctx, n, d };
+        gc_ctx_for(ctx, (int64_t)total, chunk, bin_job_run, &j);
+        return GC_OK;
+    }
+    gc_status st = bin_range(ctx, n, d, 0, total);
+    return st == GC_ERR_UNSUPPORTED ? gc_fail(ctx, st, "unsupported case") : st;
 }
 
 /* ---- SELECT / SELECT_V2: y = cond ? x : y, three-way broadcast ------------------------------- */

@@ -84,25 +84,23 @@ typedef struct fc_data {
 } fc_data;
 
 #ifndef GC_FP64_BUILD
-/* y = a B over M rows, split into row tiles over up to `threads` threads (each keeps ~64k
+/* y = a B over M rows, its row tiles split over the pool (chunks of ~GC_PAR_GRAIN
  * multiply-adds at least; every tile's outputs are computed the same way on any thread) */
 typedef struct { const gc_gemm_b *b; const float *bias; float lo, hi; const float *a; int64_t lda;
-                 float *y; int64_t ldy, M, tiles; } gemm_job;
+                 float *y; int64_t ldy, M; } gemm_job;
 
-static void gemm_job_run(void *arg, int i, int n) {
+static void gemm_job_run(void *arg, int64_t t0, int64_t t1, int w) {
+    (void)w;
     const gemm_job *j = arg;
-    gc_gemmf_run(j->b, j->bias, j->lo, j->hi, j->a, j->lda, j->y, j->ldy, j->M, j->tiles * i / n, j->tiles * (i + 1) / n);
+    gc_gemmf_run(j->b, j->bias, j->lo, j->hi, j->a, j->lda, j->y, j->ldy, j->M, t0, t1);
 }
 
-static void gemm_split(int threads, const gc_gemm_b *b, const float *bias, float lo, float hi, const float *a,
+static void gemm_split(gc_ctx *ctx, const gc_gemm_b *b, const float *bias, float lo, float hi, const float *a,
                        int64_t lda, float *y, int64_t ldy, int64_t M) {
-    gemm_job j = { b, bias, lo, hi, a, lda, y, ldy, M, gc_gemmf_tiles(b, M) };
+    gemm_job j = { b, bias, lo, hi, a, lda, y, ldy, M };
+    int64_t tiles = gc_gemmf_tiles(b, M);
     double work = (double)M * b->K * b->N;
-    int nt = threads;
-    if (work < 65536.0 * nt) nt = work / 65536 > 1 ? (int)(work / 65536) : 1;
-    if (nt > threads) nt = threads;
-    if (nt > j.tiles) nt = (int)j.tiles;
-    gc_parallel(nt > 0 ? nt : 1, gemm_job_run, &j);
+    gc_ctx_for(ctx, tiles, gc_ctx_chunk(ctx, tiles, tiles ? work / (double)tiles : 0), gemm_job_run, &j);
 }
 
 /* fp32: lay out (and, for constant weights, pack once) W [N][K] for gemm_f32.h; the bias
@@ -137,6 +135,9 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
 #endif
 
 static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, struct fc_data *d, int act);
+
+/* bytes of one worker's accumulator row of n outputs (int64 or 2 x float each) */
+static size_t acc_stride(int64_t n) { return (size_t)n * 8 + 64; }
 static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act);
 
 /* Output shape: [rows, units], or x.shape[:-1] + [units] with keep_num_dims, which
@@ -260,7 +261,7 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         gc_qrange(y->dtype, &d->qlo, &d->qhi);
         gc_q_act_range(act, y->scale, y->zp, d->qlo, d->qhi, &d->qlo, &d->qhi);
     }
-    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
+    d->acc_slot = gc_ctx_scratch(ctx, n, acc_stride(d->N) * (size_t)ctx->threads);   /* one row per worker */
     n->data = d;
     return fc_out_shape(ctx, n, d);
 }
@@ -324,22 +325,42 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
  * [min(0, min x), max(0, max x)] onto [-128, 127], zero point nudged, scale rounded as
  * float), integer dot products per block, each scaled by the bf16 block scale and
  * summed in float, times the input scale. */
+typedef struct { gc_ctx *ctx; const fc_data *d; const float *xr; float *yr; const int8_t *qx; int32_t izp; float inv; } bw_job;
+
+/* units [u0, u1) of one row */
+static void bw_units(void *arg, int64_t u0, int64_t u1, int wk) {
+    (void)wk;
+    const bw_job *j = arg;
+    const fc_data *d = j->d;
+    const int64_t K = d->K, B = d->block, nb = K / B;
+    for (int64_t u = u0; u < u1; u++) {
+        const int8_t *w = d->w4 + u * K;
+        if (!j->qx) {
+            const float *sc = d->bscale + u * nb;
+            float acc = 0.0f;
+            for (int64_t k = 0; k < K; k++) acc = gc_racc(j->ctx, acc + gc_racc(j->ctx, j->xr[k] * ((float)w[k] * sc[k / B])));
+            j->yr[u] = gc_act_f(acc, d->lo, d->hi);
+            continue;
+        }
+        float acc = 0.0f;
+        for (int64_t b = 0; b < nb; b++) {
+            int64_t ia = 0;               /* int32 in XNNPACK; the same unless a huge block overflows it */
+            for (int64_t k = b * B; k < (b + 1) * B; k++) ia += ((int32_t)j->qx[k] - j->izp) * w[k];
+            acc += (float)ia * d->bscale[u * nb + b];
+        }
+        j->yr[u] = gc_act_f(acc * j->inv, d->lo, d->hi);
+    }
+}
+
 static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
     fc_data *d = n->data;
-    const int64_t K = d->K, N = d->N, B = d->block, nb = K / B;
+    const int64_t K = d->K, N = d->N;
+    const int64_t chunk = gc_ctx_chunk(ctx, N, (double)K);
     for (int64_t r = 0; r < d->rows; r++) {
         const float *xr = (const float *)n->in[0]->data + r * K;
         float *yr = (float *)n->out[0]->data + r * N;
-        if (!d->xnn) {
-            for (int64_t u = 0; u < N; u++) {
-                const int8_t *w = d->w4 + u * K;
-                const float *sc = d->bscale + u * nb;
-                float acc = 0.0f;
-                for (int64_t k = 0; k < K; k++) acc = gc_racc(ctx, acc + gc_racc(ctx, xr[k] * ((float)w[k] * sc[k / B])));
-                yr[u] = gc_act_f(acc, d->lo, d->hi);
-            }
-            continue;
-        }
+        bw_job j = { ctx, d, xr, yr, NULL, 0, 0.0f };
+        if (!d->xnn) { gc_ctx_for(ctx, N, chunk, bw_units, &j); continue; }
         float mn = 0.0f, mx = 0.0f;
         for (int64_t k = 0; k < K; k++) { if (xr[k] < mn) mn = xr[k]; if (xr[k] > mx) mx = xr[k]; }
         float scale = mn == mx ? 1.0f : 255.0f / (mx - mn);
@@ -353,17 +374,8 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
             float v = rintf(xr[k] * scale) + (float)izp;
             qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v == v ? v : 0);
         }
-        float inv = 1.0f / scale;
-        for (int64_t u = 0; u < N; u++) {
-            const int8_t *w = d->w4 + u * K;
-            float acc = 0.0f;
-            for (int64_t b = 0; b < nb; b++) {
-                int64_t ia = 0;               /* int32 in XNNPACK; the same unless a huge block overflows it */
-                for (int64_t k = b * B; k < (b + 1) * B; k++) ia += ((int32_t)qx[k] - izp) * w[k];
-                acc += (float)ia * d->bscale[u * nb + b];
-            }
-            yr[u] = gc_act_f(acc * inv, d->lo, d->hi);
-        }
+        j.qx = qx; j.izp = izp; j.inv = 1.0f / scale;
+        gc_ctx_for(ctx, N, chunk, bw_units, &j);
     }
     return GC_OK;
 }
@@ -408,22 +420,25 @@ static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act) {
         d->rowsum[u] = s;
     }
     GC_UNSUP(ctx, K < (1 << 24), "hybrid depth %lld is too large", (long long)K);
-    d->q_slot = gc_ctx_scratch(ctx, n, (size_t)K + 16);
+    /* every row quantized (rows * K bytes), then its step and zero point per row */
+    GC_UNSUP(ctx, d->rows < ((int64_t)1 << 40) / (K + 16), "hybrid input of %lld rows is too large", (long long)d->rows);
+    d->q_slot = gc_ctx_scratch(ctx, n, (size_t)(d->rows * (K + 16)) + (size_t)d->rows * 8 + 64);
     return GC_OK;
 }
 
-/* int32 accumulators while K * 255 * 128 fits (as TFLite's), int64 beyond */
+/* int32 accumulators while K * 255 * 128 fits (as TFLite's), int64 beyond; units
+ * [u0, u1) of one row */
 #define HYB_ROW(ACC_T)                                                                       \
     do {                                                                                     \
-        ACC_T *acc = (ACC_T *)n->scratch[d->acc_slot];                                       \
-        for (int64_t u = 0; u < N; u++) acc[u] = 0;                                          \
+        ACC_T *acc = (ACC_T *)accb;                                                          \
+        for (int64_t u = u0; u < u1; u++) acc[u - u0] = 0;                                   \
         for (int64_t k = 0; k < K; k++) {                                                    \
             const ACC_T qv = q[k];                                                           \
             const int8_t *w = d->w8 + k * N;                                                 \
-            for (int64_t u = 0; u < N; u++) acc[u] += qv * w[u];                             \
+            for (int64_t u = u0; u < u1; u++) acc[u - u0] += qv * w[u];                      \
         }                                                                                    \
-        for (int64_t u = 0; u < N; u++) {                                                    \
-            float dv = (float)((int64_t)acc[u] - (int64_t)zp * d->rowsum[u]);                \
+        for (int64_t u = u0; u < u1; u++) {                                                  \
+            float dv = (float)((int64_t)acc[u - u0] - (int64_t)zp * d->rowsum[u]);           \
             float bv = bias ? bias[u] : 0.0f, v;                                             \
             if (d->hq == GC_HQ_XNNPACK) v = fmaf(dv * step, d->hs[u], bv);                  \
             else v = bv + dv * (step * d->hs[u]);                                            \
@@ -431,49 +446,69 @@ static gc_status hybrid_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act) {
         }                                                                                    \
     } while (0)
 
-GC_CLONES static gc_status hybrid_eval(gc_ctx *ctx, gc_node *n) {
-    fc_data *d = n->data;
-    gc_rt *b = n->n_in > 2 ? n->in[2] : NULL;
+/* items: (row, block of HYB_UB units); rows quantized first (hq_rows) */
+enum { HYB_UB = 512 };
+typedef struct { const fc_data *d; const float *x, *bias; float *y; int8_t *q; float *step; int32_t *zp;
+                 char *acc; size_t acc_stride; int64_t nub; } hyb_job;
+
+static void hq_rows(void *arg, int64_t r0, int64_t r1, int w) {
+    (void)w;
+    const hyb_job *j = arg;
+    const int64_t K = j->d->K;
+    for (int64_t r = r0; r < r1; r++)
+        gc_hq_quantize(j->d->hq, j->x + r * K, (size_t)K, j->q + r * (K + 16), &j->step[r], &j->zp[r]);
+}
+
+GC_CLONES static void hyb_items(void *arg, int64_t i0, int64_t i1, int wk) {
+    const hyb_job *j = arg;
+    const fc_data *d = j->d;
     const int64_t K = d->K, N = d->N;
-    const float *bias = b ? (const float *)b->data : NULL;
-    int8_t *q = (int8_t *)n->scratch[d->q_slot];
-    for (int64_t r = 0; r < d->rows; r++) {
-        const float *xr = (const float *)n->in[0]->data + r * K;
-        float *yr = (float *)n->out[0]->data + r * N;
-        float step; int32_t zp;
-        gc_hq_quantize(d->hq, xr, (size_t)K, q, &step, &zp);
+    const float *bias = j->bias;
+    char *accb = j->acc + (size_t)wk * j->acc_stride;
+    for (int64_t i = i0; i < i1; i++) {
+        const int64_t r = i / j->nub, u0 = (i % j->nub) * HYB_UB, u1 = N - u0 < HYB_UB ? N : u0 + HYB_UB;
+        const int8_t *q = j->q + r * (K + 16);
+        const float step = j->step[r];
+        const int32_t zp = j->zp[r];
+        float *yr = j->y + r * N;
         if (K <= 65793) HYB_ROW(int32_t);
         else HYB_ROW(int64_t);
     }
+}
+
+static gc_status hybrid_eval(gc_ctx *ctx, gc_node *n) {
+    fc_data *d = n->data;
+    gc_rt *b = n->n_in > 2 ? n->in[2] : NULL;
+    const int64_t K = d->K, N = d->N, R = d->rows;
+    int8_t *q = (int8_t *)n->scratch[d->q_slot];
+    float *step = (float *)(q + ((size_t)(R * (K + 16)) + 15) / 16 * 16);
+    hyb_job j = { d, (const float *)n->in[0]->data, b ? (const float *)b->data : NULL, (float *)n->out[0]->data,
+                  q, step, (int32_t *)(step + R), (char *)n->scratch[d->acc_slot], acc_stride(N < HYB_UB ? N : HYB_UB),
+                  (N + HYB_UB - 1) / HYB_UB };
+    gc_ctx_for(ctx, R, gc_ctx_chunk(ctx, R, 4.0 * (double)K), hq_rows, &j);
+    const int64_t items = R * j.nub;
+    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, (double)K * (double)(N < HYB_UB ? N : HYB_UB)), hyb_items, &j);
     return GC_OK;
 }
 #undef HYB_ROW
 
-GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
-    fc_data *d = n->data;
-    if (d->blockwise) return blockwise_eval(ctx, n);
-    if (d->hybrid) return hybrid_eval(ctx, n);
-    gc_rt *x = n->in[0], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
+/* the reference FULLY_CONNECTED rows [r0, r1) (float or quantized) on worker w's accumulators */
+typedef struct { gc_ctx *ctx; const fc_data *d; const gc_rt *x, *b; gc_rt *y; char *acc; } fc_job;
+
+GC_CLONES static void fc_rows(void *arg, int64_t r0, int64_t r1, int wk) {
+    const fc_job *j = arg;
+    const fc_data *d = j->d;
+    gc_ctx *ctx = j->ctx;
+    const gc_rt *x = j->x, *b = j->b;
+    gc_rt *y = j->y;
     const int64_t K = d->K, N = d->N;
     if (x->dtype == GC_T_FLOAT32) {
-#ifndef GC_FP64_BUILD
-        if (d->pb) {
-            if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
-            gemm_split(ctx->threads, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
-            return GC_OK;
-        }
-#endif
-        float *acc = (float *)n->scratch[d->acc_slot];
+        float *acc = (float *)(j->acc + (size_t)wk * acc_stride(N));
         const float *bias = b ? (const float *)b->data : NULL;
         const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16);
-        if (d->runtime_w) {
-            const float *ws = (const float *)n->in[1]->data;
-            for (int64_t u = 0; u < N; u++)
-                for (int64_t k = 0; k < K; k++) d->wt[k * N + u] = ws[u * K + k];
-        }
         const bool slice = !ctx->acc16 && ctx->hm && ctx->hm->fc == GC_ACC_SLICE;
         float *part = slice ? acc + N : NULL;
-        for (int64_t r = 0; r < d->rows; r++) {
+        for (int64_t r = r0; r < r1; r++) {
             const float *xr = (const float *)x->data + r * K;
             for (int64_t u = 0; u < N; u++) acc[u] = 0.0f;
             if (slice) {
@@ -494,11 +529,11 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
                 yr[u] = gc_act_f(a16 ? gc_f16_round(v) : v, d->lo, d->hi);
             }
         }
-        return GC_OK;
+        return;
     }
-    int64_t *acc = (int64_t *)n->scratch[d->acc_slot];
+    int64_t *acc = (int64_t *)(j->acc + (size_t)wk * acc_stride(N));
     int dt = x->dtype;
-    for (int64_t r = 0; r < d->rows; r++) {
+    for (int64_t r = r0; r < r1; r++) {
         for (int64_t u = 0; u < N; u++) acc[u] = 0;
         for (int64_t k = 0; k < K; k++) {
             int32_t xv = gc_qget(dt, x->data, (size_t)(r * K + k)) + d->x_off;
@@ -515,6 +550,30 @@ GC_CLONES static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
             gc_qset(dt, y->data, (size_t)(r * N + u), gc_clamp_i32((int64_t)v + d->y_off, d->qlo, d->qhi));
         }
     }
+}
+
+static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
+    fc_data *d = n->data;
+    if (d->blockwise) return blockwise_eval(ctx, n);
+    if (d->hybrid) return hybrid_eval(ctx, n);
+    gc_rt *x = n->in[0], *b = n->n_in > 2 ? n->in[2] : NULL, *y = n->out[0];
+    const int64_t K = d->K, N = d->N;
+    if (x->dtype == GC_T_FLOAT32) {
+#ifndef GC_FP64_BUILD
+        if (d->pb) {
+            if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
+            gemm_split(ctx, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
+            return GC_OK;
+        }
+#endif
+        if (d->runtime_w) {
+            const float *ws = (const float *)n->in[1]->data;
+            for (int64_t u = 0; u < N; u++)
+                for (int64_t k = 0; k < K; k++) d->wt[k * N + u] = ws[u * K + k];
+        }
+    }
+    fc_job j = { ctx, d, x, b, y, (char *)n->scratch[d->acc_slot] };
+    gc_ctx_for(ctx, d->rows, gc_ctx_chunk(ctx, d->rows, (double)K * (double)N), fc_rows, &j);
     return GC_OK;
 }
 
@@ -587,60 +646,81 @@ static gc_status bmm_hybrid_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
                 d->b8[(size_t)(m * K * N + k * N + j)] = v;
                 d->rowsum[m * N + j] += v;
             }
-    d->q_slot = gc_ctx_scratch(ctx, n, (size_t)K + 16);
-    d->row_slot = gc_ctx_scratch(ctx, n, (size_t)K * sizeof(float) + 16);
-    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)N * 8 + 8);
+    const size_t nt = (size_t)ctx->threads;        /* one of each per worker */
+    d->q_slot = gc_ctx_scratch(ctx, n, ((size_t)K + 64) * nt);
+    d->row_slot = gc_ctx_scratch(ctx, n, ((size_t)K * sizeof(float) + 64) * nt);
+    d->acc_slot = gc_ctx_scratch(ctx, n, acc_stride(N) * nt);
     return GC_OK;
 }
 
-GC_CLONES static gc_status bmm_hybrid_eval(gc_ctx *ctx, gc_node *n) {
-    bmm_data *d = n->data;
+/* The matrices of a / b the output batch bi reads (batch dims broadcast). */
+static void bmm_batch(const bmm_data *d, int64_t bi, int64_t *oa, int64_t *ob) {
+    *oa = 0; *ob = 0;
+    for (int k = d->rank - 3; k >= 0; k--) {
+        int64_t i = bi % d->bshape[k];
+        bi /= d->bshape[k];
+        *oa += i * d->sa[k]; *ob += i * d->sb[k];
+    }
+}
+
+
+/* rows (batch bi, row i) of a hybrid BATCH_MATMUL, item = bi * M + i, on worker w's scratch */
+typedef struct { const bmm_data *d; gc_node *n; } bmm_hjob;
+
+GC_CLONES static void bmm_hybrid_rows(void *arg, int64_t r0, int64_t r1, int wk) {
+    const bmm_hjob *j = arg;
+    const bmm_data *d = j->d;
+    gc_node *n = j->n;
     gc_rt *a = n->in[0], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
-    int8_t *q = (int8_t *)n->scratch[d->q_slot];
-    float *row = (float *)n->scratch[d->row_slot];
-    int32_t idx[GC_MAX_RANK] = { 0 };
-    const int br = d->rank - 2;
-    for (int64_t bi = 0; bi < d->nbatch; bi++) {
-        int64_t oa = 0, ob = 0;
-        for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
+    int8_t *q = (int8_t *)n->scratch[d->q_slot] + (size_t)wk * ((size_t)K + 64);
+    float *row = (float *)((char *)n->scratch[d->row_slot] + (size_t)wk * ((size_t)K * sizeof(float) + 64));
+    char *accb = (char *)n->scratch[d->acc_slot] + (size_t)wk * acc_stride(N);
+    for (int64_t r = r0; r < r1; r++) {
+        const int64_t bi = r / M, i = r % M;
+        int64_t oa, ob;
+        bmm_batch(d, bi, &oa, &ob);
         const float *as = (const float *)a->data + oa * M * K;
         const int8_t *bm = d->b8 + ob * K * N;
         const int32_t *rs = d->rowsum + ob * N;
-        for (int64_t i = 0; i < M; i++) {
-            const float *xr = as + i * K;
-            if (d->adj_x) { for (int64_t k = 0; k < K; k++) row[k] = as[k * M + i]; xr = row; }
-            float step; int32_t zp;
-            gc_hq_quantize(d->hq, xr, (size_t)K, q, &step, &zp);
-            float *yr = (float *)y->data + (bi * M + i) * N;
-            if (K <= 65793) {
-                int32_t *acc = (int32_t *)n->scratch[d->acc_slot];
-                for (int64_t j = 0; j < N; j++) acc[j] = 0;
-                for (int64_t k = 0; k < K; k++) {
-                    const int32_t qv = q[k];
-                    const int8_t *w = bm + k * N;
-                    for (int64_t j = 0; j < N; j++) acc[j] += qv * w[j];
-                }
-                for (int64_t j = 0; j < N; j++) {
-                    float dv = (float)((int64_t)acc[j] - (int64_t)zp * rs[j]);
-                    yr[j] = d->hq == GC_HQ_XNNPACK ? (dv * step) * d->hs[j] : 0.0f + (step * d->hs[j]) * dv;
-                }
-            } else {
-                int64_t *acc = (int64_t *)n->scratch[d->acc_slot];
-                for (int64_t j = 0; j < N; j++) acc[j] = 0;
-                for (int64_t k = 0; k < K; k++) {
-                    const int64_t qv = q[k];
-                    const int8_t *w = bm + k * N;
-                    for (int64_t j = 0; j < N; j++) acc[j] += qv * w[j];
-                }
-                for (int64_t j = 0; j < N; j++) {
-                    float dv = (float)(acc[j] - (int64_t)zp * rs[j]);
-                    yr[j] = d->hq == GC_HQ_XNNPACK ? (dv * step) * d->hs[j] : 0.0f + (step * d->hs[j]) * dv;
-                }
+        const float *xr = as + i * K;
+        if (d->adj_x) { for (int64_t k = 0; k < K; k++) row[k] = as[k * M + i]; xr = row; }
+        float step; int32_t zp;
+        gc_hq_quantize(d->hq, xr, (size_t)K, q, &step, &zp);
+        float *yr = (float *)y->data + (bi * M + i) * N;
+        if (K <= 65793) {
+            int32_t *acc = (int32_t *)accb;
+            for (int64_t jn = 0; jn < N; jn++) acc[jn] = 0;
+            for (int64_t k = 0; k < K; k++) {
+                const int32_t qv = q[k];
+                const int8_t *w = bm + k * N;
+                for (int64_t jn = 0; jn < N; jn++) acc[jn] += qv * w[jn];
+            }
+            for (int64_t jn = 0; jn < N; jn++) {
+                float dv = (float)((int64_t)acc[jn] - (int64_t)zp * rs[jn]);
+                yr[jn] = d->hq == GC_HQ_XNNPACK ? (dv * step) * d->hs[jn] : 0.0f + (step * d->hs[jn]) * dv;
+            }
+        } else {
+            int64_t *acc = (int64_t *)accb;
+            for (int64_t jn = 0; jn < N; jn++) acc[jn] = 0;
+            for (int64_t k = 0; k < K; k++) {
+                const int64_t qv = q[k];
+                const int8_t *w = bm + k * N;
+                for (int64_t jn = 0; jn < N; jn++) acc[jn] += qv * w[jn];
+            }
+            for (int64_t jn = 0; jn < N; jn++) {
+                float dv = (float)(acc[jn] - (int64_t)zp * rs[jn]);
+                yr[jn] = d->hq == GC_HQ_XNNPACK ? (dv * step) * d->hs[jn] : 0.0f + (step * d->hs[jn]) * dv;
             }
         }
-        for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
     }
+}
+
+static gc_status bmm_hybrid_eval(gc_ctx *ctx, gc_node *n) {
+    bmm_data *d = n->data;
+    bmm_hjob j = { d, n };
+    const int64_t rows = d->nbatch * d->M;
+    gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, (double)d->K * (double)d->N), bmm_hybrid_rows, &j);
     return GC_OK;
 }
 
@@ -672,13 +752,15 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
             if (d->adj_y) gc_gemm_pack_nk(&one, bs + m * (uint64_t)(d->K * d->N), d->K);
             else gc_gemm_pack_kn(&one, bs + m * (uint64_t)(d->K * d->N));
         }
-    } else {
-        d->pk_slot = gc_ctx_scratch(ctx, n, nf * sizeof(float));
+    } else {                               /* every matrix of b packed at each eval */
+        uint64_t nm = gc_numel(b) / (uint64_t)(d->K * d->N);
+        GC_UNSUP(ctx, nm >= 1 && nm <= (((uint64_t)1 << 40) / sizeof(float)) / d->pstride, "right-hand side too large to pack");
+        d->pk_slot = gc_ctx_scratch(ctx, n, ((size_t)nm * d->pstride + 16) * sizeof(float));
         if (d->pk_slot < 0) return GC_ERR_NOMEM;
     }
     d->at_slot = -1;
-    if (d->adj_x) {
-        d->at_slot = gc_ctx_scratch(ctx, n, (size_t)(d->M * d->K) * sizeof(float) + 16);
+    if (d->adj_x) {                        /* every matrix of a transposed at each eval */
+        d->at_slot = gc_ctx_scratch(ctx, n, (size_t)gc_numel(n->in[0]) * sizeof(float) + 16);
         if (d->at_slot < 0) return GC_ERR_NOMEM;
     }
     d->pb = pb;
@@ -687,34 +769,73 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     return GC_OK;
 }
 
-static void bmm_fast_eval(int threads, gc_node *n, bmm_data *d) {
+/* fp32 BATCH_MATMUL: b's matrices packed (constant: at prepare; else here, one item per
+ * matrix), a's transposed with adj_x, then one range of (batch, row tile) items */
+typedef struct { const bmm_data *d; const float *a, *b; float *at, *pk; float *y; int64_t tiles; } bmm_job;
+
+static void bmm_pack_run(void *arg, int64_t m0, int64_t m1, int w) {
+    (void)w;
+    const bmm_job *j = arg;
+    const bmm_data *d = j->d;
+    for (int64_t m = m0; m < m1; m++) {
+        gc_gemm_b one = *d->pb;
+        one.w = j->pk + (size_t)m * d->pstride;
+        const float *bs = j->b + m * d->K * d->N;
+        if (d->adj_y) gc_gemm_pack_nk(&one, bs, d->K);
+        else gc_gemm_pack_kn(&one, bs);
+    }
+}
+
+static void bmm_transpose_run(void *arg, int64_t m0, int64_t m1, int w) {
+    (void)w;
+    const bmm_job *j = arg;
+    const int64_t M = j->d->M, K = j->d->K;
+    for (int64_t m = m0; m < m1; m++) {       /* a is [K][M]: rows of [M][K] */
+        const float *as = j->a + m * M * K;
+        float *t = j->at + m * M * K;
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t k = 0; k < K; k++) t[i * K + k] = as[k * M + i];
+    }
+}
+
+static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
+    (void)w;
+    const bmm_job *j = arg;
+    const bmm_data *d = j->d;
+    const int64_t M = d->M, K = d->K, N = d->N;
+    for (int64_t i = i0; i < i1;) {
+        const int64_t bi = i / j->tiles, t0 = i % j->tiles;
+        const int64_t t1 = i1 - (i - t0) < j->tiles ? i1 - (i - t0) : j->tiles;
+        int64_t oa, ob;
+        bmm_batch(d, bi, &oa, &ob);
+        gc_gemm_b pb = *d->pb;
+        pb.w = j->pk + (size_t)ob * d->pstride;
+        gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, j->a + oa * M * K, K, j->y + bi * M * N, N, M, t0, t1);
+        i += t1 - t0;
+    }
+}
+
+static void bmm_fast_eval(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
-    int32_t idx[GC_MAX_RANK] = { 0 };
-    const int br = d->rank - 2;
-    gc_gemm_b pb = *d->pb;
-    if (!d->pconst) gc_gemm_b_bind(&pb, (float *)n->scratch[d->pk_slot]);
-    int64_t packed = -1;                       /* the matrix of b in the scratch panels */
-    for (int64_t bi = 0; bi < d->nbatch; bi++) {
-        int64_t oa = 0, ob = 0;
-        for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
-        if (d->pconst) pb.w = d->pconst + (size_t)ob * d->pstride;
-        else if (ob != packed) {
-            const float *bs = (const float *)b->data + ob * K * N;
-            if (d->adj_y) gc_gemm_pack_nk(&pb, bs, K);
-            else gc_gemm_pack_kn(&pb, bs);
-            packed = ob;
-        }
-        const float *as = (const float *)a->data + oa * M * K;
-        if (d->adj_x) {                        /* a is [K][M]: rows of [M][K] */
-            float *t = (float *)n->scratch[d->at_slot];
-            for (int64_t i = 0; i < M; i++)
-                for (int64_t k = 0; k < K; k++) t[i * K + k] = as[k * M + i];
-            as = t;
-        }
-        gemm_split(threads, &pb, NULL, -INFINITY, INFINITY, as, K, (float *)y->data + bi * M * N, N, M);
-        for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
+    bmm_job j = { d, (const float *)a->data, (const float *)b->data, NULL, d->pconst, (float *)y->data,
+                  gc_gemmf_tiles(d->pb, M) };
+    if (!d->pconst) {
+        gc_gemm_b al = *d->pb;
+        gc_gemm_b_bind(&al, (float *)n->scratch[d->pk_slot]);
+        j.pk = al.w;
+        int64_t nm = (int64_t)(gc_numel(b) / (uint64_t)(K * N));
+        gc_ctx_for(ctx, nm, gc_ctx_chunk(ctx, nm, 2.0 * (double)(K * N)), bmm_pack_run, &j);
     }
+    if (d->adj_x) {
+        j.at = (float *)n->scratch[d->at_slot];
+        int64_t nm = (int64_t)(gc_numel(a) / (uint64_t)(M * K));
+        gc_ctx_for(ctx, nm, gc_ctx_chunk(ctx, nm, 2.0 * (double)(M * K)), bmm_transpose_run, &j);
+        j.a = j.at;
+    }
+    const int64_t items = d->nbatch * j.tiles;
+    double work = (double)M * K * N / (double)(j.tiles ? j.tiles : 1);
+    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, work), bmm_tiles_run, &j);
 }
 #endif
 
@@ -764,66 +885,92 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
     if (!d->pb)
 #endif
     {
-        d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)(d->K * d->N) * 8 + 8);
-        d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->N * 8 + 8);
+        /* every matrix of b as [K][N] (4-byte float or int32), one accumulator row per worker */
+        d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)gc_numel(b) * 4 + 64);
+        d->acc_slot = gc_ctx_scratch(ctx, n, acc_stride(d->N) * (size_t)ctx->threads);
     }
     n->data = d;
     return gc_set_shape(ctx, y, d->rank, shp);
 }
 
-GC_CLONES static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
+/* The reference BATCH_MATMUL: b's matrices laid out [K][N] once per eval (float, or
+ * int32 minus the zero point), then rows (batch bi, row i), item = bi * M + i. */
+typedef struct { gc_ctx *ctx; const bmm_data *d; gc_node *n; } bmm_rjob;
+
+static void bmm_ref_layout(void *arg, int64_t m0, int64_t m1, int wk) {
+    (void)wk;
+    const bmm_rjob *j = arg;
+    const bmm_data *d = j->d;
+    gc_node *n = j->n;
+    const int64_t K = d->K, N = d->N;
+    for (int64_t m = m0; m < m1; m++) {
+        if (n->in[0]->dtype == GC_T_FLOAT32) {
+            const float *bs = (d->bf ? d->bf : (const float *)n->in[1]->data) + m * K * N;
+            float *bt = (float *)n->scratch[d->bt_slot] + m * K * N;
+            for (int64_t k = 0; k < K; k++)
+                for (int64_t jn = 0; jn < N; jn++) bt[k * N + jn] = d->adj_y ? bs[jn * K + k] : bs[k * N + jn];
+        } else {
+            const int8_t *bs = (const int8_t *)n->in[1]->data + m * K * N;
+            int32_t *bt = (int32_t *)n->scratch[d->bt_slot] + m * K * N;
+            for (int64_t k = 0; k < K; k++)
+                for (int64_t jn = 0; jn < N; jn++) bt[k * N + jn] = (d->adj_y ? bs[jn * K + k] : bs[k * N + jn]) + d->b_off;
+        }
+    }
+}
+
+GC_CLONES static void bmm_ref_rows(void *arg, int64_t r0, int64_t r1, int wk) {
+    const bmm_rjob *j = arg;
+    const bmm_data *d = j->d;
+    gc_ctx *ctx = j->ctx;
+    gc_node *n = j->n;
+    gc_rt *a = n->in[0], *y = n->out[0];
+    const int64_t M = d->M, K = d->K, N = d->N;
+    const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16);
+    char *accb = (char *)n->scratch[d->acc_slot] + (size_t)wk * acc_stride(N);
+    for (int64_t r = r0; r < r1; r++) {
+        const int64_t bi = r / M, i = r % M;
+        int64_t oa, ob;
+        bmm_batch(d, bi, &oa, &ob);
+        if (a->dtype == GC_T_FLOAT32) {
+            const float *bt = (const float *)n->scratch[d->bt_slot] + ob * K * N;
+            const float *as = (const float *)a->data + oa * M * K;
+            float *acc = (float *)accb;
+            for (int64_t jn = 0; jn < N; jn++) acc[jn] = 0.0f;
+            for (int64_t k = 0; k < K; k++) {
+                const float av = d->adj_x ? as[k * M + i] : as[i * K + k], *w = bt + k * N;
+                if (!a16) for (int64_t jn = 0; jn < N; jn++) acc[jn] += av * w[jn];
+                else gc_f16_madd_n(acc, av, w, (size_t)N);
+            }
+            float *ys = (float *)y->data + (bi * M + i) * N;
+            for (int64_t jn = 0; jn < N; jn++) ys[jn] = acc[jn];
+        } else {
+            const int32_t *bt = (const int32_t *)n->scratch[d->bt_slot] + ob * K * N;
+            const int8_t *as = (const int8_t *)a->data + oa * M * K;
+            int64_t *acc = (int64_t *)accb;
+            for (int64_t jn = 0; jn < N; jn++) acc[jn] = 0;
+            for (int64_t k = 0; k < K; k++) {
+                int32_t av = (d->adj_x ? as[k * M + i] : as[i * K + k]) + d->a_off;
+                for (int64_t jn = 0; jn < N; jn++) acc[jn] += (int64_t)av * bt[k * N + jn];
+            }
+            int8_t *ys = (int8_t *)y->data + (bi * M + i) * N;
+            for (int64_t jn = 0; jn < N; jn++)
+                ys[jn] = (int8_t)gc_clamp_i32((int64_t)gc_q_mul((int32_t)acc[jn], d->qm, d->qs) + d->y_off, d->qlo, d->qhi);
+        }
+    }
+}
+
+static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     bmm_data *d = n->data;
     if (d->hybrid) return bmm_hybrid_eval(ctx, n);
 #ifndef GC_FP64_BUILD
-    if (d->pb) { bmm_fast_eval(ctx->threads, n, d); return GC_OK; }
+    if (d->pb) { bmm_fast_eval(ctx, n, d); return GC_OK; }
 #endif
-    gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
-    const int64_t M = d->M, K = d->K, N = d->N;
-    int32_t idx[GC_MAX_RANK] = { 0 };
-    int br = d->rank - 2;
-    bool fl = a->dtype == GC_T_FLOAT32;
-    const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16);
-    for (int64_t bi = 0; bi < d->nbatch; bi++) {
-        int64_t oa = 0, ob = 0;
-        for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
-        /* b as [K][N] in scratch (float or int32 with the zero point removed) */
-        if (fl) {
-            const float *bs = (d->bf ? d->bf : (const float *)b->data) + ob * K * N;
-            float *bt = (float *)n->scratch[d->bt_slot];
-            for (int64_t k = 0; k < K; k++)
-                for (int64_t j = 0; j < N; j++) bt[k * N + j] = d->adj_y ? bs[j * K + k] : bs[k * N + j];
-            const float *as = (const float *)a->data + oa * M * K;
-            float *acc = (float *)n->scratch[d->acc_slot];
-            float *ys = (float *)y->data + bi * M * N;
-            for (int64_t i = 0; i < M; i++) {
-                for (int64_t j = 0; j < N; j++) acc[j] = 0.0f;
-                for (int64_t k = 0; k < K; k++) {
-                    const float av = d->adj_x ? as[k * M + i] : as[i * K + k], *w = bt + k * N;
-                    if (!a16) for (int64_t j = 0; j < N; j++) acc[j] += av * w[j];
-                    else gc_f16_madd_n(acc, av, w, (size_t)N);
-                }
-                for (int64_t j = 0; j < N; j++) ys[i * N + j] = acc[j];
-            }
-        } else {
-            int32_t *bt = (int32_t *)n->scratch[d->bt_slot];
-            const int8_t *bs = (const int8_t *)b->data + ob * K * N;
-            for (int64_t k = 0; k < K; k++)
-                for (int64_t j = 0; j < N; j++) bt[k * N + j] = (d->adj_y ? bs[j * K + k] : bs[k * N + j]) + d->b_off;
-            const int8_t *as = (const int8_t *)a->data + oa * M * K;
-            int64_t *acc = (int64_t *)n->scratch[d->acc_slot];
-            int8_t *ys = (int8_t *)y->data + bi * M * N;
-            for (int64_t i = 0; i < M; i++) {
-                for (int64_t j = 0; j < N; j++) acc[j] = 0;
-                for (int64_t k = 0; k < K; k++) {
-                    int32_t av = (d->adj_x ? as[k * M + i] : as[i * K + k]) + d->a_off;
-                    for (int64_t j = 0; j < N; j++) acc[j] += (int64_t)av * bt[k * N + j];
-                }
-                for (int64_t j = 0; j < N; j++)
-                    ys[i * N + j] = (int8_t)gc_clamp_i32((int64_t)gc_q_mul((int32_t)acc[j], d->qm, d->qs) + d->y_off, d->qlo, d->qhi);
-            }
-        }
-        for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
-    }
+    bmm_rjob j = { ctx, d, n };
+    const int64_t K = d->K, N = d->N;
+    int64_t nm = K > 0 && N > 0 ? (int64_t)(gc_numel(n->in[1]) / (uint64_t)(K * N)) : 0;
+    gc_ctx_for(ctx, nm, gc_ctx_chunk(ctx, nm, 2.0 * (double)(K * N)), bmm_ref_layout, &j);
+    const int64_t rows = d->nbatch * d->M;
+    gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, (double)K * (double)N), bmm_ref_rows, &j);
     return GC_OK;
 }
 

@@ -13,8 +13,13 @@
  *   (s_out count)) + zp_out, float scale, half to even.
  * fp16: float pools compute in float32 (output rounded by the core); fp16-acc rounds
  *   every partial sum and the division.
+ * Float pools run the window over blocks of channels (each channel's taps in (ky, kx)
+ * order as above, vectorised across channels; opts.reference_kernels: the plain loop per
+ * output); output rows (b, oy) are split over the pool, on every path.
  */
 #include "interp/interp_impl.h"
+
+#include "interp/kernels/vec_loops.h"
 
 typedef struct {
     int32_t B, H, W, C, OH, OW, KH, KW;
@@ -65,12 +70,13 @@ static gc_status pool_prepare(gc_ctx *ctx, gc_node *n) {
     return gc_set_shape(ctx, y, 4, shp);
 }
 
-static gc_status pool_eval(gc_ctx *ctx, gc_node *n) {
-    pool_data *d = n->data;
-    gc_rt *x = n->in[0], *y = n->out[0];
+/* The reference loop, output rows r0..r1-1 (r = b * OH + oy); the quantized pools too. */
+static void pool_ref_rows(gc_ctx *ctx, const gc_node *n, int64_t r0, int64_t r1) {
+    const pool_data *d = n->data;
+    const gc_rt *x = n->in[0], *y = n->out[0];
     int code = n->code, dt = x->dtype;
-    for (int32_t b = 0; b < d->B; b++)
-        for (int32_t oy = 0; oy < d->OH; oy++)
+    for (int64_t r = r0; r < r1; r++) {
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
             for (int32_t ox = 0; ox < d->OW; ox++) {
                 int32_t y0 = oy * d->sh - d->pt, x0 = ox * d->sw - d->pl;
                 int32_t ky0 = y0 < 0 ? -y0 : 0, ky1 = d->H - y0 < d->KH ? d->H - y0 : d->KH;
@@ -99,17 +105,99 @@ static gc_status pool_eval(gc_ctx *ctx, gc_node *n) {
                                 if (code == GC_OP_MAX_POOL_2D) { if (v > acc) acc = v; } else acc += v;
                             }
                         if (code == GC_OP_AVERAGE_POOL_2D && d->xnn) {
-                            GC_ENSURE(ctx, count > 0, "empty pooling window");
                             float sc = x->scale / (y->scale * (float)count);
-                            acc = gc_q_xnn(acc - count * x->zp, sc, y->zp, d->qlo, d->qhi);
+                            acc = count ? gc_q_xnn(acc - count * x->zp, sc, y->zp, d->qlo, d->qhi) : 0;
                         } else if (code == GC_OP_AVERAGE_POOL_2D) {
-                            GC_ENSURE(ctx, count > 0, "empty pooling window");
-                            acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+                            acc = !count ? 0 : acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
                         }
                         gc_qset(dt, y->data, yi + (size_t)c, gc_clamp_i32(acc, d->qlo, d->qhi));
                     }
                 }
             }
+    }
+}
+
+enum { POOL_CB = 64 };                  /* channels per block of the float path */
+
+/* Float output rows r0..r1-1: for each output pixel and block of channels, the window's
+ * taps in (ky, kx) order, acc[c] op= x[c] across the block. */
+GC_CLONES static void pool_f32_rows(gc_ctx *ctx, const gc_node *n, int64_t r0, int64_t r1) {
+    const pool_data *d = n->data;
+    const float *xs = (const float *)n->in[0]->data;
+    float *ys = (float *)n->out[0]->data;
+    const int code = n->code;
+    const bool a16 = ctx->acc16;
+    const int32_t C = d->C;
+    float acc[POOL_CB];
+    for (int64_t r = r0; r < r1; r++) {
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
+        for (int32_t ox = 0; ox < d->OW; ox++) {
+            int32_t y0 = oy * d->sh - d->pt, x0 = ox * d->sw - d->pl;
+            int32_t ky0 = y0 < 0 ? -y0 : 0, ky1 = d->H - y0 < d->KH ? d->H - y0 : d->KH;
+            int32_t kx0 = x0 < 0 ? -x0 : 0, kx1 = d->W - x0 < d->KW ? d->W - x0 : d->KW;
+            int32_t count = (ky1 - ky0) * (kx1 - kx0);
+            float *yp = ys + (((size_t)b * d->OH + oy) * d->OW + ox) * C;
+            for (int32_t c0 = 0; c0 < C; c0 += POOL_CB) {
+                const int32_t nc = C - c0 < POOL_CB ? C - c0 : POOL_CB;
+                const float init = code == GC_OP_MAX_POOL_2D ? -INFINITY : 0.0f;
+                for (int32_t c = 0; c < nc; c++) acc[c] = init;
+                for (int32_t ky = ky0; ky < ky1; ky++)
+                    for (int32_t kx = kx0; kx < kx1; kx++) {
+                        const float *xp = xs + (((size_t)b * d->H + y0 + ky) * d->W + x0 + kx) * C + c0;
+                        if (code == GC_OP_MAX_POOL_2D)
+                            for (int32_t c = 0; c < nc; c++) acc[c] = xp[c] > acc[c] ? xp[c] : acc[c];
+                        else if (a16 && code == GC_OP_L2_POOL_2D)
+                            for (int32_t c = 0; c < nc; c++) acc[c] = gc_f16_round(acc[c] + xp[c] * xp[c]);
+                        else if (a16)
+                            for (int32_t c = 0; c < nc; c++) acc[c] = gc_f16_round(acc[c] + xp[c]);
+                        else if (code == GC_OP_L2_POOL_2D)
+                            for (int32_t c = 0; c < nc; c++) acc[c] = acc[c] + xp[c] * xp[c];
+                        else
+                            for (int32_t c = 0; c < nc; c++) acc[c] = acc[c] + xp[c];
+                    }
+                if (code == GC_OP_AVERAGE_POOL_2D) {
+                    const float fc = (float)count;
+                    for (int32_t c = 0; c < nc; c++) acc[c] = count ? (a16 ? gc_f16_round(acc[c] / fc) : acc[c] / fc) : 0.0f;
+                } else if (code == GC_OP_L2_POOL_2D) {
+                    const float fc = (float)count;
+                    for (int32_t c = 0; c < nc; c++) acc[c] = count ? sqrtf(acc[c] / fc) : 0.0f;
+                }
+                for (int32_t c = 0; c < nc; c++) yp[c0 + c] = gc_act_f(acc[c], d->lo, d->hi);
+            }
+        }
+    }
+}
+
+/* every output window holds at least one tap */
+static bool windows_nonempty(const pool_data *d) {
+    if (!d->B || !d->OH || !d->OW) return true;
+    for (int32_t oy = 0; oy < d->OH; oy++) {
+        int32_t y0 = oy * d->sh - d->pt, ky0 = y0 < 0 ? -y0 : 0, ky1 = d->H - y0 < d->KH ? d->H - y0 : d->KH;
+        if (ky1 <= ky0) return false;
+    }
+    for (int32_t ox = 0; ox < d->OW; ox++) {
+        int32_t x0 = ox * d->sw - d->pl, kx0 = x0 < 0 ? -x0 : 0, kx1 = d->W - x0 < d->KW ? d->W - x0 : d->KW;
+        if (kx1 <= kx0) return false;
+    }
+    return true;
+}
+
+typedef struct { gc_ctx *ctx; const gc_node *n; bool fast; } pool_job;
+
+static void pool_job_run(void *arg, int64_t r0, int64_t r1, int wk) {
+    (void)wk;
+    const pool_job *j = arg;
+    if (j->fast) pool_f32_rows(j->ctx, j->n, r0, r1);
+    else pool_ref_rows(j->ctx, j->n, r0, r1);
+}
+
+static gc_status pool_eval(gc_ctx *ctx, gc_node *n) {
+    pool_data *d = n->data;
+    if (n->code == GC_OP_AVERAGE_POOL_2D && n->in[0]->dtype != GC_T_FLOAT32)   /* the quantized average divides */
+        GC_ENSURE(ctx, windows_nonempty(d), "empty pooling window");
+    pool_job j = { ctx, n, n->in[0]->dtype == GC_T_FLOAT32 && !ctx->reference };
+    int64_t rows = (int64_t)d->B * d->OH;
+    gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, (double)d->OW * d->C * d->KH * d->KW * 0.25), pool_job_run, &j);
     return GC_OK;
 }
 

@@ -21,12 +21,35 @@
  * CUMSUM(x, axis)  options exclusive, reverse; float / int32 / int64.
  * fp16: float reductions run in float32 (fp16: output rounded by the core);
  *   fp16-acc rounds every partial sum / product (MEAN: also the final division).
+ *
+ * Float MEAN / SUM / REDUCE_MAX / MIN / PROD run on the input seen as groups of adjacent
+ * dims with the same reduced-or-kept flag (size-1 dims dropped), in the order above
+ * (each output adds its inputs in increasing input index). When the innermost group is
+ * kept, C contiguous outputs take C contiguous inputs per step (vectorised across them);
+ * when it is reduced, 8 outputs at a time add their rows of L contiguous inputs side by
+ * side (8 independent sums in flight instead of one chain). The pool splits the outputs.
+ * opts.reference_kernels runs the plain loop instead (tests compare the two).
  */
 #include "interp/interp_impl.h"
 
 #include <stdlib.h>
 
+/* the float loops run across independent outputs (kernels/vec_loops.h) */
+#include "interp/kernels/vec_loops.h"
+
+/* float reductions as groups of dims (see the top): g[0..ng), innermost last */
 typedef struct {
+    int ng;
+    int64_t size[GC_MAX_RANK];
+    int64_t istride[GC_MAX_RANK];     /* input stride (elements) of the group */
+    bool red[GC_MAX_RANK];
+    int nk, nr;                       /* kept / reduced groups, outermost first */
+    int kept[GC_MAX_RANK], rdc[GC_MAX_RANK];
+    uint64_t n_out, n_red;            /* outputs; inputs per output */
+} red_groups;
+
+typedef struct {
+    red_groups g;
     bool red[GC_MAX_RANK];
     int64_t ostride[GC_MAX_RANK];     /* output stride of each input dim (0 if reduced) */
     uint64_t count;                   /* inputs per output */
@@ -92,11 +115,163 @@ static gc_status reduce_prepare(gc_ctx *ctx, gc_node *n) {
         }
     }
     GC_TRY(gc_set_shape(ctx, y, r, shp));
+    {   /* the groups of the float path */
+        red_groups *g = &d->g;
+        int64_t st[GC_MAX_RANK];
+        gc_strides(x->rank, x->shape, st);
+        for (int i = 0; i < x->rank; i++) {
+            if (x->shape[i] == 1) continue;
+            if (g->ng > 0 && g->red[g->ng - 1] == d->red[i]) {
+                g->size[g->ng - 1] *= x->shape[i];
+                g->istride[g->ng - 1] = st[i];
+                continue;
+            }
+            g->size[g->ng] = x->shape[i]; g->istride[g->ng] = st[i]; g->red[g->ng] = d->red[i]; g->ng++;
+        }
+        g->n_out = 1; g->n_red = 1;
+        for (int i = 0; i < g->ng; i++) {
+            if (g->red[i]) { g->rdc[g->nr++] = i; g->n_red *= (uint64_t)g->size[i]; }
+            else { g->kept[g->nk++] = i; g->n_out *= (uint64_t)g->size[i]; }
+        }
+    }
     uint64_t m = 1;
     for (int i = 0; i < x->rank; i++) m *= (uint64_t)full[i];
     d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)m * sizeof(double) + 8);
     n->data = d;
     return GC_OK;
+}
+
+/* ---- float fast path ---------------------------------------------------------------------- */
+
+typedef struct { gc_ctx *ctx; const reduce_data *d; int code; bool a16; const float *x; float *y; } red_job;
+
+#define RED_OP(code, a, v, a16)                                                              \
+    ((code) == GC_OP_REDUCE_MAX ? (((v) > (a) || (v) != (v)) ? (v) : (a)) :                   \
+     (code) == GC_OP_REDUCE_MIN ? (((v) < (a) || (v) != (v)) ? (v) : (a)) :                   \
+     (code) == GC_OP_REDUCE_PROD ? ((a16) ? gc_f16_round((a) * (v)) : (a) * (v)) :           \
+     ((a16) ? gc_f16_round((a) + (v)) : (a) + (v)))
+
+static float red_init(int code) {
+    return code == GC_OP_REDUCE_MAX ? -INFINITY : code == GC_OP_REDUCE_MIN ? INFINITY :
+           code == GC_OP_REDUCE_PROD ? 1.0f : 0.0f;
+}
+static float red_final(const red_job *j, float v) {
+    if (j->code != GC_OP_MEAN) return v;
+    v = v / (float)j->d->count;
+    return j->a16 ? gc_f16_round(v) : v;
+}
+
+/* input offset of the reduced position q (lexicographic over the reduced groups) */
+static int64_t red_offset(const red_groups *g, uint64_t q, int skip_last) {
+    int64_t off = 0;
+    for (int k = g->nr - 1 - skip_last; k >= 0; k--) {
+        int gi = g->rdc[k];
+        off += (int64_t)(q % (uint64_t)g->size[gi]) * g->istride[gi];
+        q /= (uint64_t)g->size[gi];
+    }
+    return off;
+}
+/* input offset of the output o's kept position, leaving out the innermost kept group
+ * when skip_last */
+static int64_t kept_offset(const red_groups *g, uint64_t o, int skip_last) {
+    int64_t off = 0;
+    for (int k = g->nk - 1 - skip_last; k >= 0; k--) {
+        int gi = g->kept[k];
+        off += (int64_t)(o % (uint64_t)g->size[gi]) * g->istride[gi];
+        o /= (uint64_t)g->size[gi];
+    }
+    return off;
+}
+
+enum { RED_CB = 64 };                 /* outputs per item when the innermost group is kept */
+
+/* innermost group kept (C outputs side by side): item = (outer kept position, block of
+ * RED_CB channels); for each reduced position in order, acc[c] op= x[c] */
+GC_CLONES static void red_kept_inner(void *arg, int64_t i0, int64_t i1, int wk) {
+    (void)wk;
+    const red_job *j = arg;
+    const red_groups *g = &j->d->g;
+    const int code = j->code;
+    const bool a16 = j->a16;
+    const int64_t C = g->size[g->ng - 1], nb = (C + RED_CB - 1) / RED_CB;
+    float acc[RED_CB];
+    for (int64_t it = i0; it < i1; it++) {
+        const uint64_t ko = (uint64_t)(it / nb);
+        const int64_t c0 = (it % nb) * RED_CB, nc = C - c0 < RED_CB ? C - c0 : RED_CB;
+        const float *xb = j->x + kept_offset(g, ko, 1) + c0;
+        const float init = red_init(code);
+        for (int64_t c = 0; c < nc; c++) acc[c] = init;
+        for (uint64_t q = 0; q < g->n_red; q++) {
+            const float *xp = xb + red_offset(g, q, 0);
+            switch (code) {
+            case GC_OP_REDUCE_MAX: for (int64_t c = 0; c < nc; c++) acc[c] = RED_OP(GC_OP_REDUCE_MAX, acc[c], xp[c], 0); break;
+            case GC_OP_REDUCE_MIN: for (int64_t c = 0; c < nc; c++) acc[c] = RED_OP(GC_OP_REDUCE_MIN, acc[c], xp[c], 0); break;
+            case GC_OP_REDUCE_PROD:
+                if (a16) for (int64_t c = 0; c < nc; c++) acc[c] = gc_f16_round(acc[c] * xp[c]);
+                else for (int64_t c = 0; c < nc; c++) acc[c] = acc[c] * xp[c];
+                break;
+            default:
+                if (a16) for (int64_t c = 0; c < nc; c++) acc[c] = gc_f16_round(acc[c] + xp[c]);
+                else for (int64_t c = 0; c < nc; c++) acc[c] = acc[c] + xp[c];
+                break;
+            }
+        }
+        float *yp = j->y + ko * (uint64_t)C + (uint64_t)c0;
+        for (int64_t c = 0; c < nc; c++) yp[c] = red_final(j, acc[c]);
+    }
+}
+
+/* innermost group reduced (rows of L contiguous inputs): outputs [o0, o1), 8 at a time
+ * while they are neighbours in the innermost kept group */
+GC_CLONES static void red_red_inner(void *arg, int64_t o0, int64_t o1, int wk) {
+    (void)wk;
+    const red_job *j = arg;
+    const red_groups *g = &j->d->g;
+    const int code = j->code;
+    const bool a16 = j->a16;
+    const int64_t L = g->size[g->ng - 1];
+    const uint64_t nq = g->n_red / (uint64_t)L;            /* reduced positions outside the rows */
+    const int64_t ks = g->nk ? g->istride[g->kept[g->nk - 1]] : 0;
+    const int64_t kn = g->nk ? g->size[g->kept[g->nk - 1]] : 1;
+    const float init = red_init(code);
+    for (int64_t o = o0; o < o1;) {
+        int64_t in_run = kn - o % kn, cnt = o1 - o < in_run ? o1 - o : in_run;
+        if (cnt > 8) cnt = 8;
+        const float *xb = j->x + kept_offset(g, (uint64_t)o, 0);
+        float a[8];
+        for (int k = 0; k < 8; k++) a[k] = init;
+        for (uint64_t q = 0; q < nq; q++) {
+            const float *xr = xb + red_offset(g, q, 1);
+            if (cnt == 8 && !a16 && (code == GC_OP_MEAN || code == GC_OP_SUM)) {
+                for (int64_t l = 0; l < L; l++)
+                    for (int k = 0; k < 8; k++) a[k] = a[k] + xr[k * ks + l];
+            } else {
+                for (int64_t l = 0; l < L; l++)
+                    for (int64_t k = 0; k < cnt; k++) a[k] = RED_OP(code, a[k], xr[k * ks + l], a16);
+            }
+        }
+        for (int64_t k = 0; k < cnt; k++) j->y[o + k] = red_final(j, a[k]);
+        o += cnt;
+    }
+}
+
+static void reduce_float(gc_ctx *ctx, const reduce_data *d, int code, bool a16, const float *x, float *y) {
+    const red_groups *g = &d->g;
+    red_job j = { ctx, d, code, a16, x, y };
+    const float init = red_init(code);
+    if (g->n_out == 0) return;
+    if (g->n_red == 0 || g->ng == 0) {            /* nothing to reduce (or a single value): copy */
+        for (uint64_t o = 0; o < g->n_out; o++) y[o] = red_final(&j, g->n_red ? RED_OP(code, init, x[o], a16) : init);
+        return;
+    }
+    if (!g->red[g->ng - 1]) {
+        const int64_t C = g->size[g->ng - 1], nb = (C + RED_CB - 1) / RED_CB;
+        const int64_t items = (int64_t)(g->n_out / (uint64_t)C) * nb;
+        double work = (double)g->n_red * (double)(C < RED_CB ? C : RED_CB);
+        gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, work), red_kept_inner, &j);
+    } else {
+        gc_ctx_for(ctx, (int64_t)g->n_out, gc_ctx_chunk(ctx, (int64_t)g->n_out, (double)g->n_red), red_red_inner, &j);
+    }
 }
 
 static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
@@ -108,6 +283,10 @@ static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
     if (dt == GC_T_FLOAT32) {
         /* fp16: half sums where the runtime's model says so (fp16-acc: always) */
         const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->reduce == GC_ACC_F16);
+        if (!ctx->reference && code != GC_OP_REDUCE_ANY && code != GC_OP_REDUCE_ALL) {
+            reduce_float(ctx, d, code, a16, (const float *)x->data, (float *)y->data);
+            return GC_OK;
+        }
 #define RACC(v) (a16 ? gc_f16_round(v) : (v))
         float *acc = (float *)n->scratch[d->acc_slot];
         const float *xs = (const float *)x->data;

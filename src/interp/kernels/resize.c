@@ -15,6 +15,7 @@
  * NEAREST: align_corners ? round_half_away((o + off) s) : floor((o + off) s), off =
  *   0.5 with half_pixel_centers, then clamped to [0, in-1]. Any type (copies).
  * fp16: float math in float32; output rounded by the core.
+ * Output rows (b, oy) are split over the pool.
  */
 #include "interp/interp_impl.h"
 
@@ -82,15 +83,17 @@ static void xnn_coord(const resize_data *d, int32_t o, int32_t in, int32_t out, 
     *w = (int32_t)lrintf((src - (float)*lo) * 2048.0f);
 }
 
-GC_CLONES static gc_status resize_eval(gc_ctx *ctx, gc_node *n) {
-    (void)ctx;
-    resize_data *d = n->data;
-    gc_rt *x = n->in[0], *y = n->out[0];
+/* output rows r0..r1-1 (r = b * OH + oy) */
+GC_CLONES static void resize_rows(void *arg, int64_t r0, int64_t r1, int wk) {
+    (void)wk;
+    const gc_node *n = arg;
+    const resize_data *d = n->data;
+    const gc_rt *x = n->in[0], *y = n->out[0];
     int dt = x->dtype;
     size_t es = (size_t)gc_esize(dt);
     const int32_t C = d->C;
-    for (int32_t b = 0; b < d->B; b++)
-        for (int32_t oy = 0; oy < d->OH; oy++)
+    for (int64_t r = r0; r < r1; r++) {
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
             for (int32_t ox = 0; ox < d->OW; ox++) {
                 size_t yi = (((size_t)b * d->OH + oy) * d->OW + ox) * C;
                 if (n->code == GC_OP_RESIZE_NEAREST_NEIGHBOR) {
@@ -136,6 +139,13 @@ GC_CLONES static gc_status resize_eval(gc_ctx *ctx, gc_node *n) {
                     }
                 }
             }
+    }
+}
+
+static gc_status resize_eval(gc_ctx *ctx, gc_node *n) {
+    resize_data *d = n->data;
+    int64_t rows = (int64_t)d->B * d->OH;
+    gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, (double)d->OW * d->C), resize_rows, n);
     return GC_OK;
 }
 

@@ -31,9 +31,20 @@
 
 /* ---- RESHAPE / SQUEEZE / EXPAND_DIMS: same bytes, new shape ---------------------------- */
 
+typedef struct { uint8_t *dst; const uint8_t *src; } copy_job;
+static void copy_range(void *arg, int64_t b0, int64_t b1, int wk) {
+    (void)wk;
+    const copy_job *j = arg;
+    memcpy(j->dst + b0, j->src + b0, (size_t)(b1 - b0));
+}
+
+/* large copies in ranges of bytes over the pool */
 static gc_status copy_eval(gc_ctx *ctx, gc_node *n) {
-    (void)ctx;
-    if (n->out[0]->data != n->in[0]->data) memcpy(n->out[0]->data, n->in[0]->data, n->out[0]->nbytes);
+    if (n->out[0]->data == n->in[0]->data) return GC_OK;
+    copy_job j = { n->out[0]->data, n->in[0]->data };
+    int64_t nb = (int64_t)n->out[0]->nbytes, chunk = gc_ctx_chunk(ctx, nb, 1.0 / 32.0);
+    if (chunk < nb) chunk = (chunk + 4095) / 4096 * 4096;
+    gc_ctx_for(ctx, nb, chunk, copy_range, &j);
     return GC_OK;
 }
 
@@ -154,7 +165,13 @@ static gc_status rank_eval(gc_ctx *ctx, gc_node *n) {
 
 /* ---- TRANSPOSE -------------------------------------------------------------------------------- */
 
-typedef struct { int rank; int perm[GC_MAX_RANK]; } transpose_data;
+typedef struct {
+    int rank; int perm[GC_MAX_RANK];
+    /* eval's form: size-1 dims dropped, output dims that are consecutive input dims in
+       order merged; r dims of size os[], input stride st[] (elements) each */
+    int r;
+    int64_t os[GC_MAX_RANK], st[GC_MAX_RANK];
+} transpose_data;
 
 static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
@@ -172,45 +189,136 @@ static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
         GC_ENSURE(ctx, p >= 0 && p < x->rank && !seen[p], "perm is not a permutation");
         seen[p] = true; d->perm[i] = p; shp[i] = x->shape[p];
     }
+    int64_t xs[GC_MAX_RANK];
+    gc_strides(x->rank, x->shape, xs);
+    for (int i = 0; i < x->rank; i++) {
+        int p = d->perm[i];
+        if (x->shape[p] == 1) continue;
+        if (d->r > 0 && d->st[d->r - 1] == xs[p] * x->shape[p]) {   /* the input dim right above it */
+            d->os[d->r - 1] *= x->shape[p]; d->st[d->r - 1] = xs[p];
+        } else {
+            d->os[d->r] = x->shape[p]; d->st[d->r] = xs[p]; d->r++;
+        }
+    }
     n->data = d;
     return gc_set_shape(ctx, n->out[0], x->rank, shp);
 }
 
-/* Output in row-major order; for each output index read x at the permuted index. */
-static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
-    (void)ctx;
-    transpose_data *d = n->data;
-    gc_rt *x = n->in[0], *y = n->out[0];
-    int r = d->rank, es = gc_esize(x->dtype);
-    int64_t xs[GC_MAX_RANK], st[GC_MAX_RANK];      /* st[i]: x stride of output dim i */
-    gc_strides(r, x->shape, xs);
-    for (int i = 0; i < r; i++) st[i] = xs[d->perm[i]];
-    uint64_t total = gc_numel(y);
-    if (total == 0) return GC_OK;
-    if (r == 0) { memcpy(y->data, x->data, (size_t)es); return GC_OK; }
-    int32_t idx[GC_MAX_RANK] = { 0 };
-    int64_t src = 0;
-    int last = r - 1;
-    int32_t inner = y->shape[last];
-    int64_t ist = st[last];
-    uint8_t *out = y->data;
-    const uint8_t *in = x->data;
-    for (uint64_t o = 0; o < total; o += (uint64_t)inner) {
-        if (es == 4) {
-            const uint32_t *s32 = (const uint32_t *)in; uint32_t *o32 = (uint32_t *)out + o;
-            for (int32_t j = 0; j < inner; j++) o32[j] = s32[src + j * ist];
-        } else if (es == 1) {
-            for (int32_t j = 0; j < inner; j++) out[o + (uint64_t)j] = in[src + j * ist];
-        } else {
-            for (int32_t j = 0; j < inner; j++)
-                memcpy(out + (o + (uint64_t)j) * (uint64_t)es, in + (src + j * ist) * es, (size_t)es);
+/* Output in row-major order; for each output index read x at the permuted index. On the
+ * merged form: when the last output dim is the input's innermost one, rows are copied
+ * whole; otherwise each 2-D plane (the output dim p that is the input's innermost, the
+ * last output dim) is copied in tiles of TP x TP elements (4-byte elements: 4 x 4 blocks
+ * transposed in vector registers), both sides reading or writing runs. Items (outer
+ * position, block of bp along p, block of bj along the last dim; bp * bj ~ 4096
+ * elements) are split over the pool. */
+enum { TP = 16 };
+
+typedef struct { const transpose_data *d; const uint8_t *x; uint8_t *y; int es, p;
+                 int64_t ost[GC_MAX_RANK], bp, bj, nbp, nbj; } tr_job;
+
+#define TR_TILE(T)                                                                           \
+    do {                                                                                     \
+        const T *xs_ = (const T *)xb; T *ys_ = (T *)yb;                                      \
+        for (int64_t j0 = ja; j0 < jb; j0 += TP) {                                           \
+            const int64_t j1 = jb - j0 < TP ? jb : j0 + TP;                                  \
+            for (int64_t i = ia; i < ib; i++)                                                \
+                for (int64_t jj = j0; jj < j1; jj++) ys_[i * ostp + jj] = xs_[i + jj * stj];  \
+        }                                                                                    \
+    } while (0)
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector) && !defined(GC_FP64_BUILD)
+#define TR_V4 1
+typedef float tr_v4 __attribute__((vector_size(16)));
+/* the [ia, ib) x [ja, jb) tile of 4-byte elements: 4 x 4 blocks, the edges one by one */
+static void tr_tile4(const uint32_t *xs, uint32_t *ys, int64_t ia, int64_t ib, int64_t ja, int64_t jb,
+                     int64_t stj, int64_t ostp) {
+    int64_t i4 = ia + (ib - ia) / 4 * 4, j4 = ja + (jb - ja) / 4 * 4;
+    for (int64_t j = ja; j < j4; j += 4)
+        for (int64_t i = ia; i < i4; i += 4) {
+            tr_v4 r0, r1, r2, r3;               /* rows j..j+3 of the input plane, i..i+3 */
+            memcpy(&r0, xs + i + (j + 0) * stj, 16); memcpy(&r1, xs + i + (j + 1) * stj, 16);
+            memcpy(&r2, xs + i + (j + 2) * stj, 16); memcpy(&r3, xs + i + (j + 3) * stj, 16);
+            tr_v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5), t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+            tr_v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5), t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+            tr_v4 o0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5), o1 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+            tr_v4 o2 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5), o3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+            memcpy(ys + (i + 0) * ostp + j, &o0, 16); memcpy(ys + (i + 1) * ostp + j, &o1, 16);
+            memcpy(ys + (i + 2) * ostp + j, &o2, 16); memcpy(ys + (i + 3) * ostp + j, &o3, 16);
         }
-        for (int i = last - 1; i >= 0; i--) {      /* advance the outer index */
-            idx[i]++; src += st[i];
-            if (idx[i] < y->shape[i]) break;
-            src -= st[i] * y->shape[i]; idx[i] = 0;
+    for (int64_t i = ia; i < ib; i++)                    /* the edges */
+        for (int64_t j = i < i4 ? j4 : ja; j < jb; j++) ys[i * ostp + j] = xs[i + j * stj];
+}
+#endif
+#endif
+
+static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
+    (void)wk;
+    const tr_job *j = arg;
+    const transpose_data *d = j->d;
+    const int r = d->r, last = r - 1, p = j->p;
+    const int64_t es = j->es;
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t outer = t / (j->nbp * j->nbj), pk = t / j->nbj % j->nbp, jk = t % j->nbj;
+        if (p < 0) {                                                 /* rows: copy whole */
+            int64_t xo = 0;
+            for (int k = last - 1; k >= 0; k--) { xo += (outer % d->os[k]) * d->st[k]; outer /= d->os[k]; }
+            memcpy(j->y + (size_t)(t * d->os[last] * es), j->x + (size_t)(xo * es), (size_t)(d->os[last] * es));
+            continue;
+        }
+        int64_t xo = 0, yo = 0;
+        for (int k = last - 1; k >= 0; k--) {
+            if (k == p) continue;
+            int64_t i = outer % d->os[k];
+            outer /= d->os[k];
+            xo += i * d->st[k]; yo += i * j->ost[k];
+        }
+        const int64_t ia = pk * j->bp, ib = d->os[p] - ia < j->bp ? d->os[p] : ia + j->bp;
+        const int64_t nj = d->os[last], stj = d->st[last], ostp = j->ost[p];
+        const int64_t ja = jk * j->bj, jb = nj - ja < j->bj ? nj : ja + j->bj;
+        const uint8_t *xb = j->x + (size_t)(xo * es);
+        uint8_t *yb = j->y + (size_t)(yo * es);
+        switch (es) {
+        case 1: TR_TILE(uint8_t); break;
+        case 2: TR_TILE(uint16_t); break;
+#ifdef TR_V4
+        case 4: tr_tile4((const uint32_t *)xb, (uint32_t *)yb, ia, ib, ja, jb, stj, ostp); break;
+#else
+        case 4: TR_TILE(uint32_t); break;
+#endif
+        case 8: TR_TILE(uint64_t); break;
+        default:
+            for (int64_t i = ia; i < ib; i++)
+                for (int64_t jj = ja; jj < jb; jj++)
+                    memcpy(yb + (size_t)((i * ostp + jj) * es), xb + (size_t)((i + jj * stj) * es), (size_t)es);
         }
     }
+}
+#undef TR_TILE
+
+static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
+    transpose_data *d = n->data;
+    gc_rt *x = n->in[0], *y = n->out[0];
+    int es = gc_esize(x->dtype);
+    uint64_t total = gc_numel(y);
+    if (total == 0) return GC_OK;
+    if (d->r <= 1) { memcpy(y->data, x->data, y->nbytes); return GC_OK; }   /* the same order */
+    tr_job j = { d, x->data, y->data, es, -1, { 0 }, 1, 1, 1, 1 };
+    const int last = d->r - 1;
+    int64_t s = 1;
+    for (int k = last; k >= 0; k--) { j.ost[k] = s; s *= d->os[k]; }
+    int64_t items;
+    if (d->st[last] == 1) items = (int64_t)(total / (uint64_t)d->os[last]);
+    else {
+        for (int k = 0; k < last; k++) if (d->st[k] == 1) j.p = k;
+        j.bj = d->os[last] < 256 ? d->os[last] : 256;
+        j.bp = (4096 / j.bj + TP - 1) / TP * TP;
+        j.nbp = (d->os[j.p] + j.bp - 1) / j.bp;
+        j.nbj = (d->os[last] + j.bj - 1) / j.bj;
+        items = (int64_t)(total / (uint64_t)(d->os[j.p] * d->os[last])) * j.nbp * j.nbj;
+    }
+    double per = (double)total / (double)(items ? items : 1);
+    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, per * (double)es / 8.0), tr_items, &j);
     return GC_OK;
 }
 
@@ -266,39 +374,62 @@ static gc_status pack_prepare(gc_ctx *ctx, gc_node *n) {
     return concat_common(ctx, n, (int)gc_opt_int(gc_opts(n), GC_O_PackOptions_axis), true);
 }
 
-/* Output = for each outer index, the inputs' slabs one after another along the axis. */
+/* Output = for each outer index, the inputs' slabs one after another along the axis;
+ * split over the pool in ranges of output elements (a row = one outer index). */
+typedef struct { const gc_node *n; const concat_data *cd; uint64_t outer, row; uint64_t slab[64]; } concat_job;
+
+static void concat_range(void *arg, int64_t e0, int64_t e1, int wk) {
+    (void)wk;
+    const concat_job *j = arg;
+    const gc_node *n = j->n;
+    const concat_data *cd = j->cd;
+    gc_rt *y = n->out[0];
+    const int es = gc_esize(y->dtype);
+    for (uint64_t e = (uint64_t)e0; e < (uint64_t)e1;) {
+        uint64_t o = e / j->row, pos = e % j->row, start = 0;
+        int i = 0;
+        uint64_t slab = n->n_in <= 64 ? j->slab[0] : gc_numel(n->in[0]) / j->outer;
+        while (pos >= start + slab) {                   /* the input this element comes from */
+            start += slab; i++;
+            slab = i < 64 ? j->slab[i] : gc_numel(n->in[i]) / j->outer;
+        }
+        gc_rt *x = n->in[i];
+        uint64_t off = pos - start, len = slab - off;
+        if (len > (uint64_t)e1 - e) len = (uint64_t)e1 - e;
+        const uint8_t *src = x->data + (o * slab + off) * (uint64_t)es;
+        uint8_t *dst = y->data + e * (uint64_t)es;
+        if (cd->requant && (x->scale != y->scale || x->zp != y->zp)) {
+            int32_t lo, hi; gc_qrange(y->dtype, &lo, &hi);
+            float scale = x->scale * (1.0f / y->scale), bias = -(float)x->zp * scale;
+            for (uint64_t k = 0; k < len; k++) {
+                int32_t v = gc_qget(x->dtype, src, k);
+                int64_t q = (int64_t)roundf((float)v * scale + bias) + y->zp;
+                gc_qset(y->dtype, dst, k, gc_clamp_i32(q, lo, hi));
+            }
+        } else {
+            memcpy(dst, src, len * (uint64_t)es);
+        }
+        if (y->dtype == GC_T_FLOAT32 && (cd->act == GC_ACT_RELU || cd->act == GC_ACT_RELU6 ||
+                                         cd->act == GC_ACT_RELU_N1_TO_1)) {
+            float *p = (float *)dst;
+            for (uint64_t k = 0; k < len; k++) p[k] = gc_act_f(p[k], cd->lo, cd->hi);
+        }
+        e += len;
+    }
+}
+
 static gc_status concat_eval(gc_ctx *ctx, gc_node *n) {
-    (void)ctx;
     concat_data *cd = n->data;
     gc_rt *y = n->out[0];
-    int es = gc_esize(y->dtype);
-    uint64_t outer = 1;
-    for (int d = 0; d < cd->axis; d++) outer *= (uint64_t)y->shape[d];
-    uint8_t *dst = y->data;
-    for (uint64_t o = 0; o < outer; o++) {
-        for (int i = 0; i < n->n_in; i++) {
-            gc_rt *x = n->in[i];
-            uint64_t slab = outer ? gc_numel(x) / outer : 0;
-            const uint8_t *src = x->data + o * slab * (uint64_t)es;
-            if (cd->requant && (x->scale != y->scale || x->zp != y->zp)) {
-                int32_t lo, hi; gc_qrange(y->dtype, &lo, &hi);
-                float scale = x->scale * (1.0f / y->scale), bias = -(float)x->zp * scale;
-                for (uint64_t j = 0; j < slab; j++) {
-                    int32_t v = gc_qget(x->dtype, src, j);
-                    int64_t q = (int64_t)roundf((float)v * scale + bias) + y->zp;
-                    gc_qset(y->dtype, dst, j, gc_clamp_i32(q, lo, hi));
-                }
-            } else {
-                memcpy(dst, src, slab * (uint64_t)es);
-            }
-            dst += slab * (uint64_t)es;
-        }
-    }
-    if (y->dtype == GC_T_FLOAT32 && (cd->act == GC_ACT_RELU || cd->act == GC_ACT_RELU6 ||
-                                     cd->act == GC_ACT_RELU_N1_TO_1)) {
-        float *p = (float *)y->data;
-        for (uint64_t j = 0, m = gc_numel(y); j < m; j++) p[j] = gc_act_f(p[j], cd->lo, cd->hi);
-    }
+    uint64_t total = gc_numel(y);
+    if (!total) return GC_OK;
+    concat_job j = { n, cd, 1, 0, { 0 } };
+    for (int d = 0; d < cd->axis; d++) j.outer *= (uint64_t)y->shape[d];
+    j.row = total / j.outer;
+    for (int i = 0; i < n->n_in && i < 64; i++) j.slab[i] = gc_numel(n->in[i]) / j.outer;
+    int64_t chunk = gc_ctx_chunk(ctx, (int64_t)total, cd->requant ? 2.0 : 0.125);
+    if (chunk < (int64_t)total) chunk = (chunk + 63) / 64 * 64;
+    gc_ctx_for(ctx, (int64_t)total, chunk, concat_range, &j);
     return GC_OK;
 }
 

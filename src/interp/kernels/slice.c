@@ -396,7 +396,13 @@ static gc_status embedding_lookup_eval(gc_ctx *ctx, gc_node *n) {
 /* ---- PAD / PADV2 / MIRROR_PAD ------------------------------------------------------------------- */
 
 typedef struct { int32_t before[GC_MAX_RANK]; int mode; /* 0 const, 1 reflect, 2 symmetric */
-                 uint8_t value[8]; } pad_data;
+                 uint8_t value[8];
+                 /* eval: the innermost dims without padding fold into units of `unit`
+                    bytes; dims 0..pr-1 remain, the last of them padded (pr = 0: a copy) */
+                 int pr;
+                 size_t unit;
+                 uint8_t *fill;   /* mode 0: one output row (the last remaining dim) of the value */
+} pad_data;
 
 static gc_status pad_common(gc_ctx *ctx, gc_node *n, int mode) {
     gc_rt *x = n->in[0], *y = n->out[0];
@@ -426,8 +432,77 @@ static gc_status pad_common(gc_ctx *ctx, gc_node *n, int mode) {
             gc_qset(y->dtype, d->value, 0, y->zp);
         }
     }
+    d->unit = (size_t)es;
+    d->pr = x->rank;
+    while (d->pr > 0 && d->before[d->pr - 1] == 0 && shp[d->pr - 1] == x->shape[d->pr - 1])
+        d->unit *= (size_t)x->shape[--d->pr];
+    if (mode == 0 && d->pr > 0) {
+        size_t row = (size_t)shp[d->pr - 1] * d->unit;
+        d->fill = gc_ctx_alloc(ctx, row + 1);
+        if (!d->fill) return GC_ERR_NOMEM;
+        for (size_t i = 0; i < row; i += (size_t)es) memcpy(d->fill + i, d->value, (size_t)es);
+    }
     n->data = d;
     return gc_set_shape(ctx, y, x->rank, shp);
+}
+
+/* a padded coordinate mapped into [0, nk) (mirror modes), or -1 (outside, constant) */
+static int64_t pad_src(const pad_data *d, int64_t j, int64_t nk) {
+    if (j >= 0 && j < nk) return j;
+    if (d->mode == 0) return -1;
+    if (j < 0) return d->mode == 1 ? -j : -j - 1;
+    return d->mode == 1 ? 2 * nk - 2 - j : 2 * nk - 1 - j;
+}
+
+typedef struct { const pad_data *d; const gc_rt *x; gc_rt *y; int64_t ol; } pad_job;
+
+/* items t = row * ol + c over the output rows (dims 0..pr-2) and positions c of the last
+ * remaining dim, each `unit` bytes */
+static void pad_items(void *arg, int64_t t0, int64_t t1, int wk) {
+    (void)wk;
+    const pad_job *j = arg;
+    const pad_data *d = j->d;
+    const gc_rt *x = j->x;
+    const int last = d->pr - 1;
+    const size_t U = d->unit;
+    const int64_t nl = x->shape[last], bl = d->before[last], ol = j->ol;
+    int64_t xst[GC_MAX_RANK];                         /* input strides in units */
+    int64_t st = 1;
+    for (int k = last; k >= 0; k--) { xst[k] = st; st *= x->shape[k]; }
+    for (int64_t t = t0; t < t1;) {
+        const int64_t row = t / ol, c0 = t % ol, c1 = t1 - t < ol - c0 ? c0 + (t1 - t) : ol;
+        /* the row's source, or none (constant padding) */
+        int64_t base = 0, rest = row;
+        bool outside = false;
+        for (int k = last - 1; k >= 0; k--) {
+            int64_t osz = j->y->shape[k], i = rest % osz;
+            rest /= osz;
+            int64_t src = pad_src(d, i - d->before[k], x->shape[k]);
+            if (src < 0) { outside = true; break; }
+            base += src * xst[k];
+        }
+        uint8_t *dst = j->y->data + (size_t)(row * ol + c0) * U;
+        if (outside) memcpy(dst, d->fill + (size_t)c0 * U, (size_t)(c1 - c0) * U);
+        else {
+            const uint8_t *src = x->data + (size_t)base * U;
+            int64_t c = c0;
+            for (; c < c1 && c < bl; c++, dst += U) {               /* before */
+                int64_t sj = pad_src(d, c - bl, nl);
+                if (sj < 0) memcpy(dst, d->fill, U); else memcpy(dst, src + (size_t)sj * U, U);
+            }
+            int64_t m1 = bl + nl < c1 ? bl + nl : c1;
+            if (c < m1) {                                            /* the input's own run */
+                memcpy(dst, src + (size_t)(c - bl) * U, (size_t)(m1 - c) * U);
+                dst += (size_t)(m1 - c) * U;
+                c = m1;
+            }
+            for (; c < c1; c++, dst += U) {                          /* after */
+                int64_t sj = pad_src(d, c - bl, nl);
+                if (sj < 0) memcpy(dst, d->fill, U); else memcpy(dst, src + (size_t)sj * U, U);
+            }
+        }
+        t += c1 - c0;
+    }
 }
 
 static gc_status pad_prepare(gc_ctx *ctx, gc_node *n) {
@@ -440,39 +515,17 @@ static gc_status mirror_pad_prepare(gc_ctx *ctx, gc_node *n) {
     return pad_common(ctx, n, mode == 0 ? 1 : 2);
 }
 
-/* For each output element: map each coordinate back (constant: outside -> value). */
+/* For each output element: map each coordinate back (constant: outside -> value); in
+ * rows of units (pad_items), split over the pool. */
 static gc_status pad_eval(gc_ctx *ctx, gc_node *n) {
-    (void)ctx;
     pad_data *d = n->data;
     gc_rt *x = n->in[0], *y = n->out[0];
-    int r = x->rank, es = gc_esize(x->dtype);
-    int64_t st[GC_MAX_RANK];
-    gc_strides(r, x->shape, st);
-    int32_t idx[GC_MAX_RANK] = { 0 };
     uint64_t total = gc_numel(y);
-    if (r == 0) { if (total) memcpy(y->data, x->data, (size_t)es); return GC_OK; }
-    int last = r - 1;
-    for (uint64_t o = 0; o < total; o += (uint64_t)y->shape[last]) {
-        int64_t base = 0; bool outside = false;
-        for (int k = 0; k < last; k++) {
-            int64_t j = idx[k] - d->before[k], nk = x->shape[k];
-            if (j < 0 || j >= nk) {
-                if (d->mode == 0) { outside = true; break; }
-                if (j < 0) j = d->mode == 1 ? -j : -j - 1;
-                else j = d->mode == 1 ? 2 * nk - 2 - j : 2 * nk - 1 - j;
-            }
-            base += j * st[k];
-        }
-        for (int32_t c = 0; c < y->shape[last]; c++) {
-            uint8_t *dst = y->data + (o + (uint64_t)c) * (uint64_t)es;
-            int64_t j = c - d->before[last], nk = x->shape[last];
-            if (outside || ((j < 0 || j >= nk) && d->mode == 0)) { memcpy(dst, d->value, (size_t)es); continue; }
-            if (j < 0) j = d->mode == 1 ? -j : -j - 1;
-            else if (j >= nk) j = d->mode == 1 ? 2 * nk - 2 - j : 2 * nk - 1 - j;
-            memcpy(dst, x->data + (base + j) * es, (size_t)es);
-        }
-        for (int k = last - 1; k >= 0; k--) { if (++idx[k] < y->shape[k]) break; idx[k] = 0; }
-    }
+    if (!total) return GC_OK;
+    if (d->pr == 0) { memcpy(y->data, x->data, y->nbytes); return GC_OK; }    /* nothing padded */
+    pad_job j = { d, x, y, y->shape[d->pr - 1] };
+    int64_t items = (int64_t)(y->nbytes / d->unit);
+    gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, (double)d->unit / 8.0), pad_items, &j);
     return GC_OK;
 }
 

@@ -19,10 +19,15 @@
  *     do: q -> round_half_away(f(s_in (q - zp_in)) / s_out) + zp_out, clamped.
  * INT16 is not supported (an error names the op).
  * fp16: float math in float32; the output is rounded by the core.
+ * Large tensors are split into element ranges over the pool; the float loops of the
+ * arithmetic-only functions are written one per op (vectorised: the same expression per
+ * element, the same bits).
  */
 #include "interp/interp_impl.h"
 
 #include <stdlib.h>
+
+#include "interp/kernels/vec_loops.h"
 
 typedef struct {
     float alpha;                       /* LEAKY_RELU */
@@ -152,34 +157,50 @@ static float f_half(int32_t code, const unary_data *d, float x) {
 }
 #endif
 
-static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
-    unary_data *d = n->data;
-    gc_rt *x = n->in[0], *y = n->out[0];
-    uint64_t m = gc_numel(x);
+/* elements [i0, i1) */
+GC_CLONES static void unary_range(gc_ctx *ctx, const gc_node *n, uint64_t i0, uint64_t i1) {
+    const unary_data *d = n->data;
+    const gc_rt *x = n->in[0], *y = n->out[0];
     int dt = x->dtype;
     if (n->code == GC_OP_LOGICAL_NOT) {
-        for (uint64_t i = 0; i < m; i++) y->data[i] = !x->data[i];
-        return GC_OK;
+        for (uint64_t i = i0; i < i1; i++) y->data[i] = !x->data[i];
+        return;
     }
     if (dt == GC_T_FLOAT32) {
         const float *a = (const float *)x->data; float *b = (float *)y->data;
 #ifndef GC_FP64_BUILD
         if (ctx->hm && ctx->hm->half_math &&
             (n->code == GC_OP_LOGISTIC || n->code == GC_OP_HARD_SWISH || n->code == GC_OP_GELU)) {
-            for (uint64_t i = 0; i < m; i++) b[i] = f_half(n->code, d, a[i]);
-            return GC_OK;
+            for (uint64_t i = i0; i < i1; i++) b[i] = f_half(n->code, d, a[i]);
+            return;
         }
 #endif
         switch (n->code) {                    /* the common ones without the switch per element */
-        case GC_OP_RELU: for (uint64_t i = 0; i < m; i++) b[i] = a[i] < 0 ? 0.0f : a[i]; break;
-        case GC_OP_LOGISTIC: for (uint64_t i = 0; i < m; i++) b[i] = 1.0f / (1.0f + expf(-a[i])); break;
-        case GC_OP_TANH: for (uint64_t i = 0; i < m; i++) b[i] = tanhf(a[i]); break;
-        default: for (uint64_t i = 0; i < m; i++) b[i] = f_apply(n->code, d, a[i]); break;
+        case GC_OP_RELU: for (uint64_t i = i0; i < i1; i++) b[i] = a[i] < 0 ? 0.0f : a[i]; break;
+        case GC_OP_RELU6: for (uint64_t i = i0; i < i1; i++) { float v = a[i]; b[i] = v < 0 ? 0.0f : v > 6 ? 6.0f : v; } break;
+        case GC_OP_RELU_N1_TO_1: for (uint64_t i = i0; i < i1; i++) { float v = a[i]; b[i] = v < -1 ? -1.0f : v > 1 ? 1.0f : v; } break;
+        case GC_OP_RELU_0_TO_1: for (uint64_t i = i0; i < i1; i++) { float v = a[i]; b[i] = v < 0 ? 0.0f : v > 1 ? 1.0f : v; } break;
+        case GC_OP_LEAKY_RELU: { const float al = d->alpha; for (uint64_t i = i0; i < i1; i++) { float v = a[i]; b[i] = v >= 0 ? v : v * al; } break; }
+        case GC_OP_HARD_SWISH:
+            for (uint64_t i = i0; i < i1; i++) {
+                float v = a[i], t = v + 3.0f;
+                t = t < 0 ? 0 : t > 6 ? 6 : t;
+                b[i] = v * t / 6.0f;
+            }
+            break;
+        case GC_OP_ABS: for (uint64_t i = i0; i < i1; i++) b[i] = fabsf(a[i]); break;
+        case GC_OP_NEG: for (uint64_t i = i0; i < i1; i++) b[i] = -a[i]; break;
+        case GC_OP_SQUARE: for (uint64_t i = i0; i < i1; i++) b[i] = a[i] * a[i]; break;
+        case GC_OP_SQRT: for (uint64_t i = i0; i < i1; i++) b[i] = sqrtf(a[i]); break;
+        case GC_OP_RSQRT: for (uint64_t i = i0; i < i1; i++) b[i] = 1.0f / sqrtf(a[i]); break;
+        case GC_OP_LOGISTIC: for (uint64_t i = i0; i < i1; i++) b[i] = 1.0f / (1.0f + expf(-a[i])); break;
+        case GC_OP_TANH: for (uint64_t i = i0; i < i1; i++) b[i] = tanhf(a[i]); break;
+        default: for (uint64_t i = i0; i < i1; i++) b[i] = f_apply(n->code, d, a[i]); break;
         }
-        return GC_OK;
+        return;
     }
     if (dt == GC_T_INT32 || dt == GC_T_INT64) {
-        for (uint64_t i = 0; i < m; i++) {
+        for (uint64_t i = i0; i < i1; i++) {
             int64_t v = gc_get_int(x, (size_t)i), r;
             switch (n->code) {
             case GC_OP_ABS: r = v < 0 ? -v : v; break;
@@ -189,13 +210,13 @@ static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
             }
             if (dt == GC_T_INT64) ((int64_t *)y->data)[i] = r; else ((int32_t *)y->data)[i] = (int32_t)r;
         }
-        return GC_OK;
+        return;
     }
     if (d->lut) {
-        for (uint64_t i = 0; i < m; i++) y->data[i] = d->table[dt == GC_T_INT8 ? (uint8_t)(x->data[i] ^ 0x80) : x->data[i]];
-        return GC_OK;
+        for (uint64_t i = i0; i < i1; i++) y->data[i] = d->table[dt == GC_T_INT8 ? (uint8_t)(x->data[i] ^ 0x80) : x->data[i]];
+        return;
     }
-    for (uint64_t i = 0; i < m; i++) {
+    for (uint64_t i = i0; i < i1; i++) {
         int32_t v = gc_qget(dt, x->data, (size_t)i) - x->zp, r;
         if (d->xnn) {           /* (zp_out * 256 + 128 + v * m) >> 8, m in 1/256 steps */
             int32_t acc = y->zp * 256 + 0x80 + v * (v >= 0 ? d->xpos : d->xneg);
@@ -208,6 +229,33 @@ static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
             r = gc_q_mul(v, d->m1, d->s1);
         gc_qset(dt, y->data, (size_t)i, gc_clamp_i32((int64_t)r + y->zp, d->lo, d->hi));
     }
+}
+
+typedef struct { gc_ctx *ctx; const gc_node *n; } unary_job;
+
+static void unary_job_run(void *arg, int64_t i0, int64_t i1, int wk) {
+    (void)wk;
+    const unary_job *j = arg;
+    unary_range(j->ctx, j->n, (uint64_t)i0, (uint64_t)i1);
+}
+
+/* per-element cost in GC_PAR_GRAIN units: libm calls ~20, arithmetic ~0.25 */
+static double unary_cost(const gc_node *n) {
+    if (n->in[0]->dtype != GC_T_FLOAT32) return 1.0;
+    switch (n->code) {
+    case GC_OP_RELU: case GC_OP_RELU6: case GC_OP_RELU_N1_TO_1: case GC_OP_RELU_0_TO_1: case GC_OP_LEAKY_RELU:
+    case GC_OP_HARD_SWISH: case GC_OP_ABS: case GC_OP_NEG: case GC_OP_SQUARE: case GC_OP_SQRT: case GC_OP_RSQRT:
+        return 0.25;
+    default: return 20.0;
+    }
+}
+
+static gc_status unary_eval(gc_ctx *ctx, gc_node *n) {
+    uint64_t m = gc_numel(n->in[0]);
+    unary_job j = { ctx, n };
+    int64_t chunk = gc_ctx_chunk(ctx, (int64_t)m, unary_cost(n));
+    if (chunk < (int64_t)m) chunk = (chunk + 63) / 64 * 64;
+    gc_ctx_for(ctx, (int64_t)m, chunk, unary_job_run, &j);
     return GC_OK;
 }
 
