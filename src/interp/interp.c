@@ -693,6 +693,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .reference = it->o.reference_kernels,
+                   .observed = it->o.on_node != NULL,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < s->n_ops; i++) {
         gc_node *n = &f->nodes[i];
@@ -972,10 +973,11 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
                    .reference = it->o.reference_kernels,
+                   .observed = it->o.on_node != NULL,
                    .err = kerr, .errlen = sizeof kerr };
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];
-        if (!n->folded) {
+        if (!n->folded && !n->absorbed) {
             kerr[0] = 0;
             gc_status st = n->k->eval(&ctx, n);
             if (st != GC_OK) {
@@ -1087,6 +1089,7 @@ void gc_interp_stats_get(const gc_interp *it, gc_interp_stats *s) {
         for (int32_t i = 0; i < it->entry->n_nodes; i++) {
             s->n_folded += it->entry->nodes[i].folded;
             s->n_fast += it->entry->nodes[i].fast && !it->entry->nodes[i].folded;
+            s->n_absorbed += it->entry->nodes[i].absorbed;
         }
     }
     s->prepare_ms = it->prepare_ms;

@@ -73,7 +73,10 @@ typedef struct gc_node {
     void *data;                 /* kernel's prepared data */
     bool folded;                /* evaluated at prepare */
     bool keep_float;            /* fp16: output not rounded (a float chain, fp16_chains.c) */
-    bool fast;                  /* prepare chose a fast kernel (kernels/gemm_f32.h) */
+    bool fast;                  /* prepare chose a fast kernel (kernels/gemm_f32.h, qgemm8.h) */
+    bool absorbed;              /* a later node computes straight from this one's inputs and
+                                   nothing else reads its outputs (a PAD folded into the conv
+                                   after it, kernels/qconv8.h): never evaluated */
     uint32_t unread_in;         /* bit j: eval never reads in[j]'s data (prepare copied what
                                    it needs): once no other op needs a constant / folded
                                    tensor, its memory is given back (interp.c) */
@@ -109,13 +112,15 @@ typedef struct gc_ctx {
     int threads;                /* >= 1: worker threads a kernel may split its outputs over
                                    (per-thread scratch is sized by it) */
     gc_pool *pool;              /* the interpreter's workers (NULL: one thread); gc_ctx_for */
-    bool fast;                  /* fp32 without opts.reference_kernels: float CONV_2D /
+    bool fast;                  /* fp32 without opts.reference_kernels: float and 8-bit CONV_2D /
                                    DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
-                                   fast kernels (kernels/gemm_f32.h, bit-identical) */
+                                   fast kernels (kernels/gemm_f32.h, qgemm8.h, bit-identical) */
     int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
     bool reference;             /* opts.reference_kernels: also the reductions and pools
                                    take their plain loops (any precision), so that tests
                                    can hold the restructured ones to them */
+    bool observed;              /* a node callback sees every op's outputs: no node may be
+                                   absorbed into another (gc_node.absorbed) */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
 

@@ -32,6 +32,12 @@
  * transposed one, and the filter and bias are marked unread (node->unread_in) so that the
  * interpreter can give their memory back.
  *
+ * 8-bit fast path (ctx->fast, int8 / uint8 input and filter, INT32 bias or none, CONV_2D
+ * without groups, DEPTHWISE_CONV_2D with multiplier 1): kernels/qconv8.h (qgemm8.h: packed
+ * filter, VNNI / AVX2 / C microkernels, the requantization below on vectors; a PAD before
+ * the conv folded into it), bit-identical to the loops below; the int32 filter copy is
+ * then not made.
+ *
  * Quantized (TFLite reference integer kernels):
  *   INT8 per-channel (filter zero point 0): acc = sum (x - zp_x) w + bias (int32);
  *   (8-bit activations accumulate in int32 as TFLite does; 16-bit ones in int64)
@@ -68,6 +74,8 @@
 #include "interp/kernels/gemm_f32.h"
 #include "interp/kernels/dwconv_f32.h"
 #include "interp/kernels/tconv_f32.h"
+#include "interp/kernels/qconv8.h"
+#include "interp/kernels/qgemm8.h"
 #endif
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
@@ -115,6 +123,7 @@ typedef struct {
     gc_tconvf *tcf;                     /* TRANSPOSE_CONV, else NULL */
 #endif
     int fast_slot;                      /* scratch: one gc_convf row-pointer area per thread */
+    struct gc_q8op *q8;                 /* 8-bit fast path (qconv8.h), else NULL */
 } conv_data;
 
 /* In 64 bits: kernel, dilation and stride come from the file ((k - 1) * d alone can
@@ -164,14 +173,10 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
               "output scale %g is too small for fused activation %d", (double)y->scale, d->act);
     /* 8-bit: TFLite sums in int32; K taps of at most 255 * 255 each must fit, else int64 */
     d->acc64 = x->dtype == GC_T_INT16 || (int64_t)K * 65025 > INT32_MAX;
-    bool fresh;
     d->qm = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(int32_t));
     d->qs = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(int));
-    d->wq = gc_ctx_derived(ctx, w->data, 10 + d->kind, d->OC, (int64_t)(uintptr_t)w->q,
-                           (size_t)K * (size_t)d->OC * sizeof(int32_t), &fresh);
-    if (!d->qm || !d->qs || !d->wq) return GC_ERR_NOMEM;
     d->qf = gc_ctx_alloc(ctx, (size_t)d->OC * sizeof(float));
-    if (!d->qf) return GC_ERR_NOMEM;
+    if (!d->qm || !d->qs || !d->qf) return GC_ERR_NOMEM;
     d->xnn = ctx->xnn && x->dtype != GC_T_INT16;
     for (int oc = 0; oc < d->OC; oc++) {
         double m = (double)x->scale * (double)w->q->scale[ns == 1 ? 0 : oc] / (double)y->scale;
@@ -180,15 +185,6 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
         GC_ENSURE(ctx, x->dtype != GC_T_INT16 || d->qs[oc] <= 14,
                   "output channel %d: requantization multiplier %g is out of range", oc, m);
         d->qf[oc] = x->scale * w->q->scale[ns == 1 ? 0 : oc] / y->scale;   /* float32, as XNNPACK */
-    }
-    /* zero points: per tensor for uint8, 0 for int8 (per-channel) */
-    int32_t wzp_all = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
-    for (int oc = 0; oc < d->OC && fresh; oc++) {
-        int32_t wzp = w->q->n_zero_point == d->OC && d->OC > 1 ? (int32_t)w->q->zero_point[oc] : wzp_all;
-        for (int k = 0; k < K; k++) {
-            size_t src = d->kind == K_DW ? (size_t)k * d->OC + oc : (size_t)oc * K + k;
-            d->wq[(size_t)k * d->OC + oc] = gc_qget(w->dtype, w->data, src) - wzp;
-        }
     }
     if (b) {
         GC_ENSURE(ctx, b->known, "quantized bias must be constant");
@@ -204,6 +200,30 @@ static gc_status quant_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *x, 
     d->x_off = -x->zp; d->y_off = y->zp;
     gc_qrange(y->dtype, &d->qlo, &d->qhi);
     gc_q_act_range(d->act, y->scale, y->zp, d->qlo, d->qhi, &d->qlo, &d->qhi);
+#ifndef GC_FP64_BUILD
+    if (d->kind != K_TCONV) {                 /* 8-bit: the fast kernels (qconv8.h), when they apply */
+        gc_q8desc q = { .kind = d->kind == K_DW ? GC_Q8_DW : GC_Q8_GEMM, .is_conv = true, .Bn = d->B, .H = d->H,
+                        .W = d->W, .C = d->C, .OH = d->OH, .OW = d->OW, .OC = d->OC, .KH = d->KH, .KW = d->KW,
+                        .sh = d->sh, .sw = d->sw, .dh = d->dh, .dw = d->dw, .pt = d->pt, .pl = d->pl, .G = d->G,
+                        .mult = d->mult, .xdt = x->dtype, .w = w, .b = b, .zx = x->zp, .zy = y->zp, .lo = d->qlo,
+                        .hi = d->qhi, .qm = d->qm, .qs = d->qs, .qf = d->qf, .xnn = d->xnn };
+        GC_TRY(gc_q8_prepare(ctx, n, &q, &d->q8));
+        if (d->q8) return GC_OK;
+    }
+#endif
+    /* zero points: per tensor for uint8, 0 for int8 (per-channel) */
+    bool fresh;
+    d->wq = gc_ctx_derived(ctx, w->data, 10 + d->kind, d->OC, (int64_t)(uintptr_t)w->q,
+                           (size_t)K * (size_t)d->OC * sizeof(int32_t), &fresh);
+    if (!d->wq) return GC_ERR_NOMEM;
+    int32_t wzp_all = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
+    for (int oc = 0; oc < d->OC && fresh; oc++) {
+        int32_t wzp = w->q->n_zero_point == d->OC && d->OC > 1 ? (int32_t)w->q->zero_point[oc] : wzp_all;
+        for (int k = 0; k < K; k++) {
+            size_t src = d->kind == K_DW ? (size_t)k * d->OC + oc : (size_t)oc * K + k;
+            d->wq[(size_t)k * d->OC + oc] = gc_qget(w->dtype, w->data, src) - wzp;
+        }
+    }
     return GC_OK;
 }
 
@@ -1007,6 +1027,9 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
         gc_ctx_for(ctx, rows, gc_ctx_chunk(ctx, rows, row_work(d)), conv_job_run, &j);
         return GC_OK;
     }
+#ifndef GC_FP64_BUILD
+    if (d->q8) { gc_q8_eval(ctx, n, d->q8, n->in[0]->data, y->data); return GC_OK; }
+#endif
     if (d->kind == K_TCONV) { tconv_ref(ctx, d, x, y, NULL, NULL, (char *)n->scratch[d->acc_slot]); return GC_OK; }
     ref_job j = { .d = d, .xr = x, .yr = y, .acc = (char *)n->scratch[d->acc_slot], .acc_stride = (size_t)d->OC * 8 + 64 };
     int64_t rows = (int64_t)d->B * d->OH;

@@ -36,6 +36,7 @@
  * is the same expression: the same bits).
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/qelem8.h"
 
 #include <stdlib.h>
 
@@ -59,6 +60,14 @@ typedef struct {
     int32_t xa, xb, xbias; int xshift;      /* xnn ADD/SUB: multipliers, bias, shift */
     float xscale;                           /* xnn MUL: s_a s_b / s_out */
     bool h16;                   /* fp16 native: SQUARED_DIFFERENCE rounds the difference */
+    /* fast 8-bit ADD / SUB / MUL (ctx->fast; qelem8.h, bit-identical to run_q) */
+    bool f8;
+    gc_q8bin q8;
+    int isa;
+    int pat_slot;               /* scratch: a repeating inner run laid out REP times (-1: none) */
+    int pat_side;               /* 1: b repeats along the outer dim, 2: a does */
+    int64_t pat_len;            /* elements of the laid-out pattern (a multiple of the inner run) */
+    int gather_slot;            /* scratch: short runs gathered into 2 x 256 contiguous bytes (-1: none) */
 } bin_data;
 
 static int op_of(int32_t code) {
@@ -95,8 +104,10 @@ static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     bin_data *d = gc_ctx_alloc(ctx, sizeof *d);
-    if (d) d->h16 = ctx->hm && ctx->hm->half_math;
     if (!d) return GC_ERR_NOMEM;
+    d->h16 = ctx->hm && ctx->hm->half_math;
+    d->pat_slot = -1;
+    d->gather_slot = -1;
     d->op = op_of(n->code);
     int rank; int32_t shp[GC_MAX_RANK];
     GC_ENSURE(ctx, gc_bcast_shape(a, b, &rank, shp), "shapes do not broadcast");
@@ -172,6 +183,30 @@ static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
     default:
         if (is_cmp(d->op)) { d->q_same = a->scale == b->scale && a->zp == b->zp; break; }
         return gc_fail(ctx, GC_ERR_UNSUPPORTED, "quantized %s is not supported", n->name);
+    }
+    if (ctx->fast && (d->op == E_ADD || d->op == E_SUB || d->op == E_MUL) && (dt == GC_T_INT8 || dt == GC_T_UINT8) &&
+        b->dtype == dt && y->dtype == dt) {
+        d->f8 = true;
+        d->isa = ctx->isa;
+        d->q8 = (gc_q8bin){ .op = d->op == E_MUL ? GC_Q8E_MUL : GC_Q8E_ADD, .xnn = d->xnn, .a_signed = dt == GC_T_INT8,
+                            .b_signed = dt == GC_T_INT8, .a_off = d->a_off, .b_off = d->b_off, .y_off = d->y_off,
+                            .left_shift = d->left_shift, .a_mult = d->a_mult, .b_mult = d->b_mult, .y_mult = d->y_mult,
+                            .a_shift = d->a_shift, .b_shift = d->b_shift, .y_shift = d->y_shift, .lo = d->qlo,
+                            .hi = d->qhi, .xa = d->xa, .xb = d->xb, .xbias = d->xbias, .xshift = d->xshift,
+                            .xscale = d->xscale };
+        /* [outer, inner] with one input repeating the same short inner run (a per-channel
+         * constant): that run laid out ~256 elements long makes the runs long */
+        int last = d->rank - 1;
+        if (d->rank == 2 && d->shape[last] < 64 && d->sa[last] == 1 && d->sb[last] == 1 &&
+            ((d->sa[0] == d->shape[last] && d->sb[0] == 0) || (d->sb[0] == d->shape[last] && d->sa[0] == 0))) {
+            d->pat_side = d->sb[0] == 0 ? 1 : 2;
+            d->pat_len = (int64_t)d->shape[last] * ((256 + d->shape[last] - 1) / d->shape[last]);
+            d->pat_slot = gc_ctx_scratch(ctx, n, (size_t)d->pat_len);
+            if (d->pat_slot < 0) return GC_ERR_NOMEM;
+        } else if (d->shape[last] < 64 && gc_numel(y) >= 128) {      /* short runs: gathered */
+            d->gather_slot = gc_ctx_scratch(ctx, n, 512);
+            if (d->gather_slot < 0) return GC_ERR_NOMEM;
+        }
     }
     n->data = d;
     return gc_set_shape(ctx, y, rank, shp);
@@ -279,6 +314,7 @@ static gc_status run_int(gc_ctx *ctx, const bin_data *d, int dt, uint8_t *y, con
 
 static gc_status run_q(const bin_data *d, int dt, int ydt, uint8_t *y, const uint8_t *a, int64_t sa,
                        const uint8_t *b, int64_t sb, int64_t cnt, const gc_rt *ra, const gc_rt *rb) {
+    if (d->f8 && gc_q8bin_run(d->isa, &d->q8, a, sa, b, sb, cnt, y)) return GC_OK;
     for (int64_t i = 0; i < cnt; i++) {
         int32_t p = gc_qget(dt, a, (size_t)(i * sa)), q = gc_qget(rb->dtype, b, (size_t)(i * sb)), r = 0;
         switch (d->op) {
@@ -366,6 +402,48 @@ static gc_status bin_range(gc_ctx *ctx, const gc_node *n, const bin_data *d, uin
     return GC_OK;
 }
 
+/* 8-bit ADD / SUB / MUL (binary_prepare's f8 cases): the repeating inner run laid out
+ * long (pat_slot), or short runs gathered into contiguous chunks (gather_slot), then the
+ * contiguous runs through run_q's fast path; one thread (the runs are cheap) */
+static gc_status q8_runs(gc_ctx *ctx, const gc_node *n, const bin_data *d) {
+    gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
+    const int last = d->rank - 1, dt = a->dtype;
+    const uint64_t total = gc_numel(y);
+    if (d->pat_slot >= 0) {
+        const int64_t inner = d->shape[last], len = d->pat_len;
+        uint8_t *pat = n->scratch[d->pat_slot];
+        const uint8_t *rep = d->pat_side == 1 ? b->data : a->data, *full = d->pat_side == 1 ? a->data : b->data;
+        for (int64_t i = 0; i < len; i++) pat[i] = rep[i % inner];
+        for (uint64_t o = 0; o < total; o += (uint64_t)len) {
+            const int64_t k = total - o < (uint64_t)len ? (int64_t)(total - o) : len;
+            gc_status st = d->pat_side == 1 ? run_q(d, dt, y->dtype, y->data + o, full + o, 1, pat, 1, k, a, b)
+                                            : run_q(d, dt, y->dtype, y->data + o, pat, 1, full + o, 1, k, a, b);
+            if (st != GC_OK) return gc_fail(ctx, st, "unsupported case");
+        }
+        return GC_OK;
+    }
+    int32_t idx[GC_MAX_RANK] = { 0 };
+    int64_t oa = 0, ob = 0;
+    const int64_t cnt = d->shape[last];
+    uint8_t *ta = n->scratch[d->gather_slot], *tb = ta + 256;
+    uint64_t start = 0; int64_t pos = 0;
+    for (uint64_t o = 0; o < total; o += (uint64_t)cnt) {
+        for (int64_t j = 0; j < cnt; j++) { ta[pos + j] = a->data[oa + j * d->sa[last]]; tb[pos + j] = b->data[ob + j * d->sb[last]]; }
+        pos += cnt;
+        if (pos + cnt > 256 || o + (uint64_t)cnt >= total) {
+            gc_status st = run_q(d, dt, y->dtype, y->data + start, ta, 1, tb, 1, pos, a, b);
+            if (st != GC_OK) return gc_fail(ctx, st, "unsupported case");
+            start += (uint64_t)pos; pos = 0;
+        }
+        for (int k = last - 1; k >= 0; k--) {
+            oa += d->sa[k]; ob += d->sb[k];
+            if (++idx[k] < d->shape[k]) break;
+            oa -= d->sa[k] * d->shape[k]; ob -= d->sb[k] * d->shape[k]; idx[k] = 0;
+        }
+    }
+    return GC_OK;
+}
+
 typedef struct { gc_ctx *ctx; const gc_node *n; const bin_data *d; } bin_job;
 
 static void bin_job_run(void *arg, int64_t e0, int64_t e1, int wk) {
@@ -379,6 +457,7 @@ static gc_status binary_eval(gc_ctx *ctx, gc_node *n) {
     int dt = n->in[0]->dtype;
     uint64_t total = gc_numel(n->out[0]);
     if (total == 0) return GC_OK;
+    if (d->pat_slot >= 0 || d->gather_slot >= 0) return q8_runs(ctx, n, d);
     bool split = dt != GC_T_INT32 && dt != GC_T_INT64 && dt != GC_T_BOOL;
     double cost = d->op == E_POW || d->op == E_FLOORMOD ? 20.0 : dt == GC_T_FLOAT32 ? 0.25 : 2.0;
     int64_t chunk = split ? gc_ctx_chunk(ctx, (int64_t)total, cost) : (int64_t)total;

@@ -29,7 +29,8 @@
  *   x w s in k order. With --int-arith xnnpack, as LiteRT's CPU runtime (XNNPACK's
  *   qd8 x qb4w): block scales rounded to bf16, each row of x quantized to int8 on the
  *   fly (asymmetric, range including 0), integer dot product per block, scaled by the
- *   block scale, summed in float in block order, times the input scale.
+ *   block scale, summed in float in block order, times the input scale. ctx->fast: both
+ *   through kernels/qfc4.h (the same operations vectorized across units, bit-identical).
  * With --int-arith xnnpack, quantized FULLY_CONNECTED rescales as conv.c does (float32
  *   scale s_x s_w / s_out, round half to even).
  * fp16: weights / bias rounded at prepare; fp16-acc rounds each product and each
@@ -37,6 +38,9 @@
  *   dequantized (w s, rounded to half in fp16) and run the float path; blockwise weights
  *   in fp64 always take the dequantizing reference (in double).
  * fp64 (fc_f64.c): the same loops in double.
+ * 8-bit fast path (ctx->fast; kernels/qconv8.h, qgemm8.h, bit-identical): quantized
+ *   FULLY_CONNECTED with INT8 / UINT8 input and weights and an INT32 bias (or none) as a 1x1
+ *   conv over its rows; INT8 BATCH_MATMUL with b packed at each eval.
  * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels): float FULLY_CONNECTED
  *   (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h, weights packed once into
  *   panels (per eval when the graph computes them), bit-identical to the loops above;
@@ -46,6 +50,9 @@
 #include "interp/hybrid.h"
 #ifndef GC_FP64_BUILD
 #include "interp/kernels/gemm_f32.h"
+#include "interp/kernels/qconv8.h"
+#include "interp/kernels/qgemm8.h"
+#include "interp/kernels/qfc4.h"
 #endif
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
@@ -80,6 +87,10 @@ typedef struct fc_data {
     /* fp32 fast path (ctx->fast; gemm_f32.h, bit-identical): the packed weights replace wt */
     gc_gemm_b *pb;              /* NULL: the reference loops */
     float *pbias;               /* the bias padded to the panels */
+#endif
+    struct gc_q8op *q8;         /* 8-bit fast path (qconv8.h), else NULL */
+#ifndef GC_FP64_BUILD
+    gc_qfc4 *q4;                /* blockwise INT4 fast path (qfc4.h), else NULL */
 #endif
 } fc_data;
 
@@ -243,23 +254,39 @@ static gc_status fc_prepare(gc_ctx *ctx, gc_node *n) {
         d->qf = gc_ctx_alloc(ctx, (size_t)d->N * sizeof(float));
         if (!d->qf) return GC_ERR_NOMEM;
         d->xnn = ctx->xnn && x->dtype != GC_T_INT16;
-        bool fresh;
-        d->wq = gc_ctx_derived(ctx, w->data, 21, d->N, (int64_t)(uintptr_t)w->q, kn * sizeof(int32_t), &fresh);
-        if (!d->qm || !d->qs || !d->wq) return GC_ERR_NOMEM;
-        int32_t wzp = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
+        if (!d->qm || !d->qs) return GC_ERR_NOMEM;
         for (int64_t u = 0; u < d->N; u++) {
             gc_q_multiplier((double)x->scale * (double)w->q->scale[ns == 1 ? 0 : u] / (double)y->scale, &d->qm[u], &d->qs[u]);
             /* the 64-bit rescale shifts by 15 - shift: needs shift <= 14 */
             GC_ENSURE(ctx, x->dtype != GC_T_INT16 || d->qs[u] <= 14, "unit %lld: requantization multiplier %g is out of range",
                       (long long)u, (double)x->scale * (double)w->q->scale[ns == 1 ? 0 : u] / (double)y->scale);
             d->qf[u] = x->scale * w->q->scale[ns == 1 ? 0 : u] / y->scale;
-            int32_t z = (w->q->n_zero_point == d->N && d->N > 1) ? (int32_t)w->q->zero_point[u] : wzp;
-            for (int64_t k = 0; k < d->K && fresh; k++) d->wq[k * d->N + u] = gc_qget(w->dtype, w->data, (size_t)(u * d->K + k)) - z;
         }
         if (b) GC_ENSURE(ctx, b->dtype == GC_T_INT32 || b->dtype == GC_T_INT64, "bias must be INT32/INT64");
         d->x_off = -x->zp; d->y_off = y->zp;
         gc_qrange(y->dtype, &d->qlo, &d->qhi);
         gc_q_act_range(act, y->scale, y->zp, d->qlo, d->qhi, &d->qlo, &d->qhi);
+#ifndef GC_FP64_BUILD
+        /* 8-bit: the fast kernels (qconv8.h), when they apply: rows as the pixels of a 1x1 conv */
+        GC_UNSUP(ctx, d->rows <= INT32_MAX && d->N <= INT32_MAX && d->K <= INT32_MAX, "FULLY_CONNECTED of %lld x %lld x %lld "
+                 "is out of range", (long long)d->rows, (long long)d->K, (long long)d->N);
+        gc_q8desc q = { .kind = GC_Q8_GEMM, .Bn = 1, .H = (int32_t)d->rows, .W = 1, .C = (int32_t)d->K,
+                        .OH = (int32_t)d->rows, .OW = 1, .OC = (int32_t)d->N, .KH = 1, .KW = 1, .sh = 1, .sw = 1,
+                        .dh = 1, .dw = 1, .G = 1, .mult = 1, .xdt = x->dtype, .w = w, .b = b, .zx = x->zp,
+                        .zy = y->zp, .lo = d->qlo, .hi = d->qhi, .qm = d->qm, .qs = d->qs, .qf = d->qf, .xnn = d->xnn };
+        GC_TRY(gc_q8_prepare(ctx, n, &q, &d->q8));
+        if (!d->q8)
+#endif
+        {
+            bool fresh;
+            d->wq = gc_ctx_derived(ctx, w->data, 21, d->N, (int64_t)(uintptr_t)w->q, kn * sizeof(int32_t), &fresh);
+            if (!d->wq) return GC_ERR_NOMEM;
+            int32_t wzp = w->q->n_zero_point >= 1 ? (int32_t)w->q->zero_point[0] : 0;
+            for (int64_t u = 0; u < d->N && fresh; u++) {
+                int32_t z = (w->q->n_zero_point == d->N && d->N > 1) ? (int32_t)w->q->zero_point[u] : wzp;
+                for (int64_t k = 0; k < d->K; k++) d->wq[k * d->N + u] = gc_qget(w->dtype, w->data, (size_t)(u * d->K + k)) - z;
+            }
+        }
     }
     d->acc_slot = gc_ctx_scratch(ctx, n, acc_stride(d->N) * (size_t)ctx->threads);   /* one row per worker */
     n->data = d;
@@ -301,23 +328,83 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
     d->xnn = ctx->xnn && !ctx->fp64;     /* fp64: the dequantizing reference */
     gc_act_range_f(act, &d->lo, &d->hi);
     size_t nb = (size_t)(d->N * (d->K / d->block));
-    d->w4 = gc_ctx_alloc(ctx, (size_t)(d->N * d->K));
     d->bscale = gc_ctx_alloc(ctx, nb * sizeof(float));
-    if (!d->w4 || !d->bscale) return GC_ERR_NOMEM;
-    for (size_t i = 0; i < (size_t)(d->N * d->K); i++) {     /* two per byte, low nibble first */
-        uint8_t byte = w->data[i / 2];
-        int v = (i & 1) ? byte >> 4 : byte & 15;
-        d->w4[i] = (int8_t)(v >= 8 ? v - 16 : v);
-    }
+    if (!d->bscale) return GC_ERR_NOMEM;
     for (size_t i = 0; i < nb; i++) {
         uint16_t h; memcpy(&h, st->data + i * 2, 2);
         float f = gc_f16_to_f32(h);
         if (ctx->fp16) f = gc_f16_round(f);
         d->bscale[i] = d->xnn ? bf16_round(f) : f;
     }
-    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 16);
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 32);      /* >= 2 K + 16 (qfc4.h) */
     n->data = d;
+#ifndef GC_FP64_BUILD
+    /* fast path (qfc4.h): int8 weights in panels of 16 units, block scales beside them; the
+     * XNNPACK mode sums a block in int32, which holds it while block * 255 * 8 < 2^31 */
+    if (ctx->fast && gc_qfc4_level_ok(ctx->isa) && d->block % 8 == 0 && (!d->xnn || d->block < (1 << 20))) {
+        gc_qfc4 *f = gc_ctx_alloc(ctx, sizeof *f);
+        if (!f) return GC_ERR_NOMEM;
+        const int64_t P = (d->N + 15) / 16, NB = d->K / d->block;
+        GC_UNSUP(ctx, (uint64_t)P * 16 <= SIZE_MAX / (uint64_t)d->K / sizeof(float), "blockwise weights too large");
+        uint8_t *w4 = gc_ctx_alloc(ctx, (size_t)(P * 16 * d->K / 2));
+        float *sc = gc_ctx_alloc(ctx, (size_t)(P * 16 * NB) * sizeof(float));
+        if (!w4 || !sc) return GC_ERR_NOMEM;
+        for (int64_t u = 0; u < d->N; u++) {
+            for (int64_t k = 0; k < d->K; k++) {
+                size_t i = (size_t)(u * d->K + k);            /* two per byte, low nibble first */
+                int v = (i & 1) ? w->data[i / 2] >> 4 : w->data[i / 2] & 15;
+                uint8_t *word = w4 + ((u / 16) * d->K + k - k % 8) * 8 + (u % 16) * 4;   /* little-endian word */
+                word[(k % 8) / 2] |= (uint8_t)(k % 2 ? v << 4 : v);
+            }
+            for (int64_t b = 0; b < NB; b++) sc[((u / 16) * NB + b) * 16 + u % 16] = d->bscale[u * NB + b];
+        }
+        *f = (gc_qfc4){ .isa = ctx->isa, .N = d->N, .K = d->K, .B = d->block, .P = P, .nb = NB, .xnn = d->xnn,
+                        .lo = d->lo, .hi = d->hi, .w4 = w4, .sc = sc };
+        if (d->xnn && gc_q8_level(ctx->isa) == GC_Q8_VNNI) {     /* the block dots by vpdpbusd */
+            int32_t *ws = gc_ctx_alloc(ctx, (size_t)(P * 16 * NB) * sizeof(int32_t));
+            if (!ws) return GC_ERR_NOMEM;
+            for (int64_t u = 0; u < d->N; u++)
+                for (int64_t k = 0; k < d->K; k++) {
+                    size_t i = (size_t)(u * d->K + k);
+                    int v = (i & 1) ? w->data[i / 2] >> 4 : w->data[i / 2] & 15;
+                    ws[((u / 16) * NB + k / d->block) * 16 + u % 16] += v >= 8 ? v - 16 : v;
+                }
+            f->vnni = true; f->wsum = ws;
+        }
+        d->q4 = f;
+        n->fast = true;
+        n->unread_in = 1u << 1;               /* the packed nibbles: copied */
+        return fc_out_shape(ctx, n, d);
+    }
+#endif
+    d->w4 = gc_ctx_alloc(ctx, (size_t)(d->N * d->K));
+    if (!d->w4) return GC_ERR_NOMEM;
+    for (size_t i = 0; i < (size_t)(d->N * d->K); i++) {     /* two per byte, low nibble first */
+        uint8_t byte = w->data[i / 2];
+        int v = (i & 1) ? byte >> 4 : byte & 15;
+        d->w4[i] = (int8_t)(v >= 8 ? v - 16 : v);
+    }
     return fc_out_shape(ctx, n, d);
+}
+
+/* XNNPACK's qd8 quantization of one row of x (K values) into qx: range [min(0, min x),
+ * max(0, max x)] onto [-128, 127], zero point nudged, scale rounded as float; returns the
+ * zero point, *inv = 1 / scale */
+static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv) {
+    float mn = 0.0f, mx = 0.0f;
+    for (int64_t k = 0; k < K; k++) { if (xr[k] < mn) mn = xr[k]; if (xr[k] > mx) mx = xr[k]; }
+    float scale = mn == mx ? 1.0f : 255.0f / (mx - mn);
+    float zmin_err = -128.0f + mn * scale, zmax_err = 127.0f + mx * scale;
+    float zp = zmin_err + zmax_err > 0 ? -128.0f - mn * scale : 127.0f - mx * scale;
+    zp = zp < -128.0f ? -128.0f : zp > 127.0f ? 127.0f : zp;
+    if (zp != zp) zp = 0.0f;                  /* Inf in x: no float to int of NaN */
+    int32_t izp = (int32_t)rintf(zp);
+    for (int64_t k = 0; k < K; k++) {
+        float v = rintf(xr[k] * scale) + (float)izp;
+        qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v == v ? v : 0);
+    }
+    *inv = 1.0f / scale;
+    return izp;
 }
 
 /* Reference: dequantized weights, float accumulation in k order per output.
@@ -355,26 +442,28 @@ static void bw_units(void *arg, int64_t u0, int64_t u1, int wk) {
 static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
     fc_data *d = n->data;
     const int64_t K = d->K, N = d->N;
+#ifndef GC_FP64_BUILD
+    if (d->q4) {
+        for (int64_t r = 0; r < d->rows; r++) {
+            const float *xr = (const float *)n->in[0]->data + r * K;
+            int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
+            float inv = 1.0f;
+            int32_t izp = d->xnn ? qd8_row(xr, K, qx, &inv) : 0;
+            gc_qfc4_row(d->q4, xr, qx, izp, inv, (float *)n->out[0]->data + r * N);
+        }
+        return GC_OK;
+    }
+#endif
     const int64_t chunk = gc_ctx_chunk(ctx, N, (double)K);
     for (int64_t r = 0; r < d->rows; r++) {
         const float *xr = (const float *)n->in[0]->data + r * K;
         float *yr = (float *)n->out[0]->data + r * N;
         bw_job j = { ctx, d, xr, yr, NULL, 0, 0.0f };
         if (!d->xnn) { gc_ctx_for(ctx, N, chunk, bw_units, &j); continue; }
-        float mn = 0.0f, mx = 0.0f;
-        for (int64_t k = 0; k < K; k++) { if (xr[k] < mn) mn = xr[k]; if (xr[k] > mx) mx = xr[k]; }
-        float scale = mn == mx ? 1.0f : 255.0f / (mx - mn);
-        float zmin_err = -128.0f + mn * scale, zmax_err = 127.0f + mx * scale;
-        float zp = zmin_err + zmax_err > 0 ? -128.0f - mn * scale : 127.0f - mx * scale;
-        zp = zp < -128.0f ? -128.0f : zp > 127.0f ? 127.0f : zp;
-        if (zp != zp) zp = 0.0f;                  /* Inf in x: no float to int of NaN */
-        int32_t izp = (int32_t)rintf(zp);
         int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
-        for (int64_t k = 0; k < K; k++) {
-            float v = rintf(xr[k] * scale) + (float)izp;
-            qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v == v ? v : 0);
-        }
-        j.qx = qx; j.izp = izp; j.inv = 1.0f / scale;
+        float inv;
+        int32_t izp = qd8_row(xr, K, qx, &inv);
+        j.qx = qx; j.izp = izp; j.inv = inv;
         gc_ctx_for(ctx, N, chunk, bw_units, &j);
     }
     return GC_OK;
@@ -572,6 +661,9 @@ static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
                 for (int64_t k = 0; k < K; k++) d->wt[k * N + u] = ws[u * K + k];
         }
     }
+#ifndef GC_FP64_BUILD
+    if (d->q8) { gc_q8_eval(ctx, n, d->q8, x->data, y->data); return GC_OK; }
+#endif
     fc_job j = { ctx, d, x, b, y, (char *)n->scratch[d->acc_slot] };
     gc_ctx_for(ctx, d->rows, gc_ctx_chunk(ctx, d->rows, (double)K * (double)N), fc_rows, &j);
     return GC_OK;
@@ -601,6 +693,7 @@ typedef struct {
     float *pconst;              /* constant b: every matrix packed at prepare, pstride floats apart */
     size_t pstride;
     int pk_slot, at_slot;       /* scratch: b packed per eval; a transposed (adj_x) */
+    struct gc_q8bmm *q8b;       /* int8 fast path (qconv8.h), else NULL */
 #endif
 } bmm_data;
 
@@ -880,6 +973,11 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
         gc_q_multiplier((double)a->scale * (double)b->scale / (double)y->scale, &d->qm, &d->qs);
         d->a_off = -a->zp; d->b_off = -b->zp; d->y_off = y->zp;
         gc_qrange(y->dtype, &d->qlo, &d->qhi);
+#ifndef GC_FP64_BUILD
+        if (a->zp >= -128 && a->zp <= 127 && b->zp >= -128 && b->zp <= 127)
+            GC_TRY(gc_q8bmm_prepare(ctx, n, d->M, d->K, d->N, d->adj_x, d->adj_y, a->zp, b->zp, y->zp, d->qm, d->qs, &d->q8b));
+        if (d->q8b) { n->data = d; return gc_set_shape(ctx, y, d->rank, shp); }
+#endif
     }
 #ifndef GC_FP64_BUILD
     if (!d->pb)
@@ -964,6 +1062,22 @@ static gc_status bmm_eval(gc_ctx *ctx, gc_node *n) {
     if (d->hybrid) return bmm_hybrid_eval(ctx, n);
 #ifndef GC_FP64_BUILD
     if (d->pb) { bmm_fast_eval(ctx, n, d); return GC_OK; }
+#endif
+#ifndef GC_FP64_BUILD
+    if (d->q8b) {                               /* int8: the fast kernels per pair of matrices */
+        gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
+        const int64_t M = d->M, K = d->K, N = d->N;
+        int32_t idx[GC_MAX_RANK] = { 0 };
+        const int br = d->rank - 2;
+        for (int64_t bi = 0; bi < d->nbatch; bi++) {
+            int64_t oa = 0, ob = 0;
+            for (int k = 0; k < br; k++) { oa += idx[k] * d->sa[k]; ob += idx[k] * d->sb[k]; }
+            gc_q8bmm_eval(ctx, n, d->q8b, (const int8_t *)a->data + oa * M * K, (const int8_t *)b->data + ob * K * N,
+                          (int8_t *)y->data + bi * M * N);
+            for (int k = br - 1; k >= 0; k--) { if (++idx[k] < d->bshape[k]) break; idx[k] = 0; }
+        }
+        return GC_OK;
+    }
 #endif
     bmm_rjob j = { ctx, d, n };
     const int64_t K = d->K, N = d->N;

@@ -17,8 +17,11 @@
  *     all clamped. With --int-arith xnnpack (XNNPACK): MEAN = rint((sum - N zp_in)
  *     s_in / (s_out N)) + zp_out, float scale, half to even.
  *     REDUCE_MAX/MIN on quantized data compare raw values (same quantization required).
- * ARG_MAX/ARG_MIN(x, axis)  options.output_type INT32/INT64; first index wins ties.
+ * ARG_MAX/ARG_MIN(x, axis)  options.output_type INT32/INT64; first index wins ties
+ *   (ctx->fast: int8 / uint8 / float32 scanned in their own type, the same comparisons).
  * CUMSUM(x, axis)  options exclusive, reverse; float / int32 / int64.
+ * ctx->fast: MEAN / SUM of INT8 / UINT8 over one contiguous block of dims sum
+ *   [outer][R][inner] with the outputs innermost (exact integer sums).
  * fp16: float reductions run in float32 (fp16: output rounded by the core);
  *   fp16-acc rounds every partial sum / product (MEAN: also the final division).
  *
@@ -31,6 +34,7 @@
  * opts.reference_kernels runs the plain loop instead (tests compare the two).
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/qelem8.h"
 
 #include <stdlib.h>
 
@@ -57,6 +61,11 @@ typedef struct {
     int qmode;                        /* quantized MEAN: Q_* below */
     int32_t qm; int qs; int32_t qbias;
     bool xnn; float xscale;           /* XNNPACK's MEAN: float rescale of sum - N zp */
+    /* ctx->fast, MEAN / SUM of INT8 / UINT8 whose reduced dims are one contiguous block:
+     * x as [outer][R][inner], acc[o][c] += x[o][r][c] (exact integer sums), vectorizable
+     * across c */
+    bool blk;
+    uint64_t outer, R, inner;
 } reduce_data;
 
 enum { Q_FLOAT = 0,                   /* QuantizedMeanOrSum (float rescale) */
@@ -112,6 +121,18 @@ static gc_status reduce_prepare(gc_ctx *ctx, gc_node *n) {
             gc_q_multiplier((double)x->scale / (double)y->scale, &d->qm, &d->qs);
         } else if (x->scale == y->scale && x->zp == y->zp) {
             d->qmode = Q_SAME;
+        }
+    }
+    if (ctx->fast && (n->code == GC_OP_MEAN || n->code == GC_OP_SUM) && (dt == GC_T_INT8 || dt == GC_T_UINT8) &&
+        x->rank >= 1) {
+        int i0 = 0, i1;
+        while (i0 < x->rank && !d->red[i0]) i0++;
+        for (i1 = i0; i1 < x->rank && d->red[i1]; i1++) {}
+        bool one_block = i0 < x->rank;
+        for (int i = i1; i < x->rank; i++) one_block &= !d->red[i];
+        if (one_block) {
+            d->blk = true; d->outer = 1; d->R = 1; d->inner = 1;
+            for (int i = 0; i < x->rank; i++) *(i < i0 ? &d->outer : i < i1 ? &d->R : &d->inner) *= (uint64_t)x->shape[i];
         }
     }
     GC_TRY(gc_set_shape(ctx, y, r, shp));
@@ -274,6 +295,20 @@ static void reduce_float(gc_ctx *ctx, const reduce_data *d, int code, bool a16, 
     }
 }
 
+/* the contiguous-block sums of reduce_data.blk (8 bits): exact integer sums, the loop
+ * over outputs innermost */
+GC_CLONES static void sum_blk_q(const reduce_data *d, const uint8_t *x, bool sgn, int64_t *acc) {
+    const uint64_t R = d->R, C = d->inner;
+    for (uint64_t o = 0; o < d->outer; o++) {
+        int64_t *a = acc + o * C;
+        for (uint64_t r = 0; r < R; r++) {
+            const uint8_t *xr = x + (o * R + r) * C;
+            if (sgn) for (uint64_t c = 0; c < C; c++) a[c] += (int8_t)xr[c];
+            else for (uint64_t c = 0; c < C; c++) a[c] += xr[c];
+        }
+    }
+}
+
 static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
     reduce_data *d = n->data;
     gc_rt *x = n->in[0], *y = n->out[0];
@@ -321,6 +356,7 @@ static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
                    (code == GC_OP_REDUCE_PROD || code == GC_OP_REDUCE_ALL) ? 1 : 0;
     for (uint64_t o = 0; o < m; o++) acc[o] = init;
     int64_t oo = 0;
+    if (d->blk) { sum_blk_q(d, x->data, dt == GC_T_INT8, acc); total = 0; }
     for (uint64_t i = 0; i < total; i++) {
         int64_t v = gc_is_qint(dt) ? gc_qget(dt, x->data, (size_t)i) : gc_get_int(x, (size_t)i);
         int64_t *a = &acc[oo];
@@ -381,7 +417,7 @@ static gc_status reduce_eval(gc_ctx *ctx, gc_node *n) {
 
 /* ---- ARG_MAX / ARG_MIN ------------------------------------------------------------------ */
 
-typedef struct { int axis; uint64_t outer, len, inner; } arg_data;
+typedef struct { int axis; uint64_t outer, len, inner; bool fast; int isa; } arg_data;
 
 static gc_status arg_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
@@ -395,6 +431,8 @@ static gc_status arg_prepare(gc_ctx *ctx, gc_node *n) {
     arg_data *d = gc_ctx_alloc(ctx, sizeof *d);
     if (!d) return GC_ERR_NOMEM;
     d->axis = a; d->outer = 1; d->inner = 1; d->len = (uint64_t)x->shape[a];
+    d->fast = ctx->fast && (x->dtype == GC_T_INT8 || x->dtype == GC_T_UINT8 || x->dtype == GC_T_FLOAT32);
+    d->isa = ctx->isa;
     int32_t shp[GC_MAX_RANK]; int r = 0;
     for (int i = 0; i < x->rank; i++) {
         if (i < a) d->outer *= (uint64_t)x->shape[i];
@@ -411,11 +449,43 @@ static double elem_d(const gc_rt *t, uint64_t i) {
     return (double)gc_get_int(t, (size_t)i);
 }
 
+/* ctx->fast: the same scan on the typed values (int8 / uint8 / float32 convert to double
+ * exactly, so the comparisons are the reference's), the index written as it is found */
+#define ARG_FAST(T, CMP)                                                                           \
+    for (uint64_t o = 0; o < d->outer; o++)                                                        \
+        for (uint64_t in = 0; in < d->inner; in++) {                                               \
+            const T *xp = (const T *)x->data + o * d->len * d->inner + in;                         \
+            uint64_t best = 0;                                                                     \
+            T bv = xp[0];                                                                          \
+            for (uint64_t k = 1; k < d->len; k++) {                                                \
+                const T v = xp[k * d->inner];                                                      \
+                if (v CMP bv) { bv = v; best = k; }                                                \
+            }                                                                                      \
+            uint64_t oi = o * d->inner + in;                                                       \
+            if (y->dtype == GC_T_INT64) ((int64_t *)y->data)[oi] = (int64_t)best;                  \
+            else ((int32_t *)y->data)[oi] = (int32_t)best;                                         \
+        }
+
+static void arg_fast(const arg_data *d, const gc_rt *x, gc_rt *y, bool mx) {
+    /* 8 bits over the last axis: a row at a time on vectors (qelem8.h) */
+    if ((x->dtype == GC_T_INT8 || x->dtype == GC_T_UINT8) && d->inner == 1 && d->len <= 32 &&
+        gc_q8arg_rows(d->isa, x->data, (int64_t)d->outer, (int32_t)d->len, x->dtype == GC_T_INT8, mx,
+                      y->dtype == GC_T_INT64, y->data))
+        return;
+    switch (x->dtype) {
+    case GC_T_INT8: if (mx) { ARG_FAST(int8_t, >) } else { ARG_FAST(int8_t, <) } break;
+    case GC_T_UINT8: if (mx) { ARG_FAST(uint8_t, >) } else { ARG_FAST(uint8_t, <) } break;
+    default: if (mx) { ARG_FAST(float, >) } else { ARG_FAST(float, <) } break;
+    }
+}
+#undef ARG_FAST
+
 static gc_status arg_eval(gc_ctx *ctx, gc_node *n) {
     (void)ctx;
     arg_data *d = n->data;
     gc_rt *x = n->in[0], *y = n->out[0];
     bool mx = n->code == GC_OP_ARG_MAX;
+    if (d->fast) { arg_fast(d, x, y, mx); return GC_OK; }
     for (uint64_t o = 0; o < d->outer; o++)
         for (uint64_t in = 0; in < d->inner; in++) {
             uint64_t best = 0;

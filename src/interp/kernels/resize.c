@@ -16,14 +16,27 @@
  *   0.5 with half_pixel_centers, then clamped to [0, in-1]. Any type (copies).
  * fp16: float math in float32; output rounded by the core.
  * Output rows (b, oy) are split over the pool.
+ * ctx->fast: 8-bit BILINEAR runs both formulas on vectors (kernels/qelem8.h, bit-identical).
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/qelem8.h"
 
 /* The channel loops run across independent outputs, so vectorising them keeps every
  * output's expression; GCC's -O2 does not vectorise them, -O3 does (as conv.c). */
 #include "interp/kernels/vec_loops.h"
 
-typedef struct { int32_t B, H, W, C, OH, OW; float sy, sx; bool align, half, xnn; } resize_data;
+typedef struct { int32_t B, H, W, C, OH, OW; float sy, sx; bool align, half, xnn;
+                 bool f8; gc_q8bil q8; int isa;   /* 8-bit bilinear on vectors (ctx->fast; qelem8.h) */
+                 /* f8: the reference's source coordinates and weights, made at prepare by its
+                  * own functions: per output column (byte offsets of the two pixels, weight)
+                  * and row (the two input rows, weight) */
+                 int32_t *xo0, *xo1, *wxq, *y0, *y1, *wyq;
+                 float *wx, *wy;
+} resize_data;
+
+static void interp_values(int32_t o, float s, bool half, int32_t in, float *src, int32_t *lo, int32_t *hi);
+static void xnn_coord(const resize_data *d, int32_t o, int32_t in, int32_t out, bool vertical,
+                      int32_t *lo, int32_t *hi, int32_t *w);
 
 static gc_status resize_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
@@ -46,6 +59,35 @@ static gc_status resize_prepare(gc_ctx *ctx, gc_node *n) {
     d->sx = (d->align && d->OW > 1) ? (float)(d->W - 1) / (float)(d->OW - 1) : (float)d->W / (float)d->OW;
     if (gc_is_qint(x->dtype)) GC_UNSUP(ctx, x->scale == y->scale && x->zp == y->zp, "requantizing resize is not supported");
     d->xnn = ctx->xnn && bil && (x->dtype == GC_T_INT8 || x->dtype == GC_T_UINT8);
+    if (ctx->fast && bil && (x->dtype == GC_T_INT8 || x->dtype == GC_T_UINT8)) {
+        int32_t lo, hi;
+        gc_qrange(x->dtype, &lo, &hi);
+        d->f8 = true;
+        d->isa = ctx->isa;
+        d->q8 = (gc_q8bil){ .xnn = d->xnn, .sgn = x->dtype == GC_T_INT8, .lo = lo, .hi = hi };
+        const size_t nx = (size_t)d->OW, ny = (size_t)d->OH;
+        d->xo0 = gc_ctx_alloc(ctx, nx * 3 * sizeof(int32_t));
+        d->y0 = gc_ctx_alloc(ctx, ny * 3 * sizeof(int32_t));
+        d->wx = gc_ctx_alloc(ctx, nx * sizeof(float));
+        d->wy = gc_ctx_alloc(ctx, ny * sizeof(float));
+        if (!d->xo0 || !d->y0 || !d->wx || !d->wy) return GC_ERR_NOMEM;
+        d->xo1 = d->xo0 + nx; d->wxq = d->xo1 + nx; d->y1 = d->y0 + ny; d->wyq = d->y1 + ny;
+        GC_UNSUP(ctx, (int64_t)d->W * d->C <= INT32_MAX, "resize row of %d x %d out of range", (int)d->W, (int)d->C);
+        for (int32_t ox = 0; ox < d->OW; ox++) {
+            int32_t a, b, w = 0;
+            float f = 0.0f;
+            if (d->xnn) xnn_coord(d, ox, d->W, d->OW, false, &a, &b, &w);
+            else { interp_values(ox, d->sx, d->half, d->W, &f, &a, &b); f = f - (float)a; }
+            d->xo0[ox] = a * d->C; d->xo1[ox] = b * d->C; d->wxq[ox] = w; d->wx[ox] = f;
+        }
+        for (int32_t oy = 0; oy < d->OH; oy++) {
+            int32_t a, b, w = 0;
+            float f = 0.0f;
+            if (d->xnn) xnn_coord(d, oy, d->H, d->OH, true, &a, &b, &w);
+            else { interp_values(oy, d->sy, d->half, d->H, &f, &a, &b); f = f - (float)a; }
+            d->y0[oy] = a; d->y1[oy] = b; d->wyq[oy] = w; d->wy[oy] = f;
+        }
+    }
     n->data = d;
     int32_t shp[4] = { d->B, d->OH, d->OW, d->C };
     return gc_set_shape(ctx, y, 4, shp);
@@ -94,6 +136,12 @@ GC_CLONES static void resize_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     const int32_t C = d->C;
     for (int64_t r = r0; r < r1; r++) {
         const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
+        if (d->f8) {                               /* a row at a time, where this CPU has the kernel */
+            const uint8_t *img = x->data + (size_t)b * d->H * d->W * C;
+            if (gc_q8bil_row(d->isa, &d->q8, img + (size_t)d->y0[oy] * d->W * C, img + (size_t)d->y1[oy] * d->W * C,
+                             d->xo0, d->xo1, d->wx, d->wxq, d->wy[oy], d->wyq[oy], d->OW, C, y->data + (size_t)r * d->OW * C))
+                continue;
+        }
             for (int32_t ox = 0; ox < d->OW; ox++) {
                 size_t yi = (((size_t)b * d->OH + oy) * d->OW + ox) * C;
                 if (n->code == GC_OP_RESIZE_NEAREST_NEIGHBOR) {
@@ -107,6 +155,9 @@ GC_CLONES static void resize_rows(void *arg, int64_t r0, int64_t r1, int wk) {
                     xnn_coord(d, ox, d->W, d->OW, false, &x0, &x1, &wx);
                     size_t p00 = (((size_t)b * d->H + y0) * d->W + x0) * C, p01 = (((size_t)b * d->H + y0) * d->W + x1) * C;
                     size_t p10 = (((size_t)b * d->H + y1) * d->W + x0) * C, p11 = (((size_t)b * d->H + y1) * d->W + x1) * C;
+                    if (d->f8 && gc_q8bil_px(d->isa, &d->q8, x->data + p00, x->data + p10, x->data + p01, x->data + p11,
+                                             NULL, wx, wy, C, y->data + yi))
+                        continue;
                     for (int32_t c = 0; c < C; c++) {
                         int32_t tl = gc_qget(dt, x->data, p00 + (size_t)c), tr = gc_qget(dt, x->data, p01 + (size_t)c);
                         int32_t bl = gc_qget(dt, x->data, p10 + (size_t)c), br = gc_qget(dt, x->data, p11 + (size_t)c);
@@ -130,6 +181,10 @@ GC_CLONES static void resize_rows(void *arg, int64_t r0, int64_t r1, int wk) {
                         ys[yi + (size_t)c] = xs[i00 + (size_t)c] * (1 - wy) * (1 - wx) + xs[i10 + (size_t)c] * wy * (1 - wx) +
                                              xs[i01 + (size_t)c] * (1 - wy) * wx + xs[i11 + (size_t)c] * wy * wx;
                 } else {
+                    const float wv[4] = { w00, w10, w01, w11 };
+                    if (d->f8 && gc_q8bil_px(d->isa, &d->q8, x->data + i00, x->data + i10, x->data + i01, x->data + i11,
+                                             wv, 0, 0, C, y->data + yi))
+                        continue;
                     int32_t lo, hi;
                     gc_qrange(dt, &lo, &hi);
                     for (int32_t c = 0; c < C; c++) {

@@ -26,6 +26,7 @@
  * CONCATENATION with a fused activation clamps, which keeps halves halves.
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/qelem8.h"
 
 #include <stdlib.h>
 
@@ -171,6 +172,7 @@ typedef struct {
        order merged; r dims of size os[], input stride st[] (elements) each */
     int r;
     int64_t os[GC_MAX_RANK], st[GC_MAX_RANK];
+    bool t2d; int64_t batch, A, B;   /* ctx->fast, 1-byte: [batch][A][B] -> [batch][B][A] (qelem8.h) */
 } transpose_data;
 
 static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
@@ -198,6 +200,18 @@ static gc_status transpose_prepare(gc_ctx *ctx, gc_node *n) {
             d->os[d->r - 1] *= x->shape[p]; d->st[d->r - 1] = xs[p];
         } else {
             d->os[d->r] = x->shape[p]; d->st[d->r] = xs[p]; d->r++;
+        }
+    }
+    if (ctx->fast && gc_esize(x->dtype) == 1 && x->rank >= 2) {
+        /* perm = (0..k-1, j..r-1, k..j-1): a batch of [A][B] matrices transposed (qelem8.h) */
+        int k = 0;
+        while (k < x->rank && d->perm[k] == k) k++;
+        int j = k < x->rank ? d->perm[k] : 0;
+        bool ok = k < x->rank && j > k;
+        for (int i = k; ok && i < x->rank; i++) ok = d->perm[i] == (i - k < x->rank - j ? j + (i - k) : k + (i - k) - (x->rank - j));
+        if (ok) {
+            d->t2d = true; d->batch = 1; d->A = 1; d->B = 1;
+            for (int i = 0; i < x->rank; i++) *(i < k ? &d->batch : i < j ? &d->A : &d->B) *= x->shape[i];
         }
     }
     n->data = d;
@@ -296,6 +310,14 @@ static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
 }
 #undef TR_TILE
 
+typedef struct { const transpose_data *d; const uint8_t *x; uint8_t *y; } tr8_job;
+
+static void tr8_items(void *arg, int64_t i0, int64_t i1, int wk) {
+    (void)wk;
+    const tr8_job *j = arg;
+    gc_q8transpose(j->x, j->y, j->d->A, j->d->B, i0, i1);
+}
+
 static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
     transpose_data *d = n->data;
     gc_rt *x = n->in[0], *y = n->out[0];
@@ -303,6 +325,12 @@ static gc_status transpose_eval(gc_ctx *ctx, gc_node *n) {
     uint64_t total = gc_numel(y);
     if (total == 0) return GC_OK;
     if (d->r <= 1) { memcpy(y->data, x->data, y->nbytes); return GC_OK; }   /* the same order */
+    if (d->t2d) {                               /* bands of 16 rows over the pool (qelem8.h) */
+        tr8_job j8 = { d, x->data, y->data };
+        const int64_t items = d->batch * ((d->A + 15) / 16);
+        gc_ctx_for(ctx, items, gc_ctx_chunk(ctx, items, 16.0 * (double)d->B / 8.0), tr8_items, &j8);
+        return GC_OK;
+    }
     tr_job j = { d, x->data, y->data, es, -1, { 0 }, 1, 1, 1, 1 };
     const int last = d->r - 1;
     int64_t s = 1;

@@ -17,6 +17,8 @@
  *     m = lrintf(256 s_in/s_out [* alpha]), out = (256 zp_out + 128 + (x - zp_in) m) >> 8.
  *   everything else: a 256-entry table built as TFLite's optimized kernels and XNNPACK
  *     do: q -> round_half_away(f(s_in (q - zp_in)) / s_out) + zp_out, clamped.
+ *   ctx->fast: the RELU family and LEAKY_RELU through a table too, made by the formulas
+ *     above (exact by construction); tables are looked up by qelem8.h (AVX-512 VBMI).
  * INT16 is not supported (an error names the op).
  * fp16: float math in float32; the output is rounded by the core.
  * Large tensors are split into element ranges over the pool; the float loops of the
@@ -24,6 +26,7 @@
  * element, the same bits).
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/qelem8.h"
 
 #include <stdlib.h>
 
@@ -39,6 +42,7 @@ typedef struct {
     int32_t lo, hi;
     bool xnn;                          /* LEAKY_RELU with XNNPACK's 8-bit multipliers */
     int32_t xpos, xneg;
+    uint8_t btable[256];               /* the table indexed by the raw byte (int8: table[b ^ 0x80]) */
 } unary_data;
 
 static float f_apply(int32_t code, const unary_data *d, float x) {
@@ -73,6 +77,20 @@ static float f_apply(int32_t code, const unary_data *d, float x) {
     case GC_OP_SIGN: return x > 0 ? 1.0f : x < 0 ? -1.0f : x;
     default: return x;
     }
+}
+
+/* The quantized RELU family / LEAKY_RELU of one element (raw value q), the reference */
+static int32_t q_one(int32_t code, const unary_data *d, const gc_rt *x, const gc_rt *y, int32_t q) {
+    int32_t v = q - x->zp, r;
+    if (d->xnn) {           /* (zp_out * 256 + 128 + v * m) >> 8, m in 1/256 steps */
+        int32_t acc = y->zp * 256 + 0x80 + v * (v >= 0 ? d->xpos : d->xneg);
+        return gc_clamp_i32(acc >> 8, d->lo, d->hi);
+    }
+    if (code == GC_OP_LEAKY_RELU)
+        r = v >= 0 ? gc_q_mul(v, d->m1, d->s1) : gc_q_mul(v, d->m2, d->s2);
+    else
+        r = gc_q_mul(v, d->m1, d->s1);
+    return gc_clamp_i32((int64_t)r + y->zp, d->lo, d->hi);
 }
 
 static bool is_relu_family(int32_t c) {
@@ -122,6 +140,14 @@ static gc_status unary_prepare(gc_ctx *ctx, gc_node *n) {
             d->xpos = (int32_t)lrintf(256.0f * ps);
             d->xneg = (int32_t)lrintf(256.0f * ns);
         }
+    }
+    if (is_relu_family(n->code) || n->code == GC_OP_LEAKY_RELU) {
+        /* ctx->fast: the same function as a table (exact by construction) */
+        if (ctx->fast) {
+            d->lut = true;
+            for (int i = 0; i < 256; i++)
+                d->table[i] = (uint8_t)q_one(n->code, d, x, y, dt == GC_T_INT8 ? i - 128 : i);
+        }
     } else {
         d->lut = true;
         for (int i = 0; i < 256; i++) {
@@ -134,6 +160,7 @@ static gc_status unary_prepare(gc_ctx *ctx, gc_node *n) {
             d->table[i] = (uint8_t)(dt == GC_T_INT8 ? (uint8_t)(int8_t)c : (uint8_t)c);
         }
     }
+    for (int i = 0; i < 256 && d->lut; i++) d->btable[i] = d->table[dt == GC_T_INT8 ? i ^ 0x80 : i];
     return gc_set_shape(ctx, y, x->rank, x->shape);
 }
 
@@ -213,22 +240,12 @@ GC_CLONES static void unary_range(gc_ctx *ctx, const gc_node *n, uint64_t i0, ui
         return;
     }
     if (d->lut) {
+        if (ctx->fast) { gc_q8lut_run(ctx->isa, d->btable, x->data + i0, (int64_t)(i1 - i0), y->data + i0); return; }
         for (uint64_t i = i0; i < i1; i++) y->data[i] = d->table[dt == GC_T_INT8 ? (uint8_t)(x->data[i] ^ 0x80) : x->data[i]];
         return;
     }
-    for (uint64_t i = i0; i < i1; i++) {
-        int32_t v = gc_qget(dt, x->data, (size_t)i) - x->zp, r;
-        if (d->xnn) {           /* (zp_out * 256 + 128 + v * m) >> 8, m in 1/256 steps */
-            int32_t acc = y->zp * 256 + 0x80 + v * (v >= 0 ? d->xpos : d->xneg);
-            gc_qset(dt, y->data, (size_t)i, gc_clamp_i32(acc >> 8, d->lo, d->hi));
-            continue;
-        }
-        if (n->code == GC_OP_LEAKY_RELU)
-            r = v >= 0 ? gc_q_mul(v, d->m1, d->s1) : gc_q_mul(v, d->m2, d->s2);
-        else
-            r = gc_q_mul(v, d->m1, d->s1);
-        gc_qset(dt, y->data, (size_t)i, gc_clamp_i32((int64_t)r + y->zp, d->lo, d->hi));
-    }
+    for (uint64_t i = i0; i < i1; i++)
+        gc_qset(dt, y->data, (size_t)i, q_one(n->code, d, x, y, gc_qget(dt, x->data, (size_t)i)));
 }
 
 typedef struct { gc_ctx *ctx; const gc_node *n; } unary_job;
