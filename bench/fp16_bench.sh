@@ -3,16 +3,17 @@
 # runtime: half-accumulating small convs, Winograd in half, F32_F16 fully connected),
 # fp16 --gpu-runtime js (half storage only) and fp16-acc (every multiply-add rounded),
 # in the same run, interleaved, same inputs (--pattern sin), one thread.
-#   bench/fp16_bench.sh [--runs N] [--rounds R] [MODEL.tflite ...]
+#   bench/fp16_bench.sh [--runs N] [--rounds R] [MODEL.tflite ...]   (GPUCLEAN_BIN: the binary)
 # Default models: the zoo's ResNet-18 and MobileNetV3-Small exports (build/zoo, from
 # `make zoo` or tools/zoo.py) and the corpus's deeplabv3 and mobilenet_v1_0.25_224
-# when present. Each round runs every mode once (N invokes after a warm-up invoke);
-# the table has the best mean invoke per mode over the rounds (the machine is shared)
-# and the ratios to fp32 (target for fp16: <= 2). F16C: whether the CPU has it (the
+# when present. Each round runs every mode once (N invokes after a warm-up invoke), so
+# the modes interleave; the table has the median over the rounds of each mode's mean
+# invoke, the ratios to fp32 (target for fp16: <= 2) and the load average before and
+# after (the machine may be shared). F16C: whether the CPU has it (the
 # rounding then goes through vcvtps2ph / vcvtph2ps, else the scalar code).
 set -u
 cd "$(dirname "$0")/.."
-runs=5; rounds=3; models=()
+runs=5; rounds=5; models=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift ;;
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-bin=build/gpuclean
+bin=${GPUCLEAN_BIN:-build/gpuclean}
 [ -x "$bin" ] || { echo "fp16_bench: $bin missing (make)" >&2; exit 2; }
 corpus=${GPUCLEAN_CORPUS:-../shared/corpus}
 if [ ${#models[@]} -eq 0 ]; then
@@ -34,27 +35,28 @@ fi
 f16c=no; grep -qw f16c /proc/cpuinfo 2>/dev/null && f16c=yes
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 modes=("fp32" "fp16" "fp16 --gpu-runtime js" "fp16-acc")
-echo "F16C: $f16c; $runs invokes per mode and round, best of $rounds rounds"
+echo "F16C: $f16c; $runs invokes per mode and round, median of $rounds rounds; load before: $(cut -d" " -f1-3 /proc/loadavg)"
 printf '| model | fp32 ms | fp16 native ms | fp16 js ms | fp16-acc ms | native / fp32 | js / fp32 | fp16-acc / fp32 |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for f in "${models[@]}"; do
-  declare -a best=()
+  declare -a all=()
   for ((r = 0; r < rounds; r++)); do
     for i in "${!modes[@]}"; do
       # shellcheck disable=SC2086
       if ! "$bin" run "$f" --precision ${modes[$i]} --runs "$runs" --out "$tmp/o$i" >/dev/null 2>"$tmp/err"; then
-        echo "fp16_bench: $f (${modes[$i]}): $(head -c 300 "$tmp/err")" >&2; continue 2
+        echo "fp16_bench: $f (${modes[$i]}): $(head -c 300 "$tmp/err")" >&2; continue 3
       fi
       ms=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['timings_ms']['avg_invoke'])" "$tmp/o$i/manifest.json")
-      if [ -z "${best[$i]:-}" ] || python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$ms" "${best[$i]}"; then
-        best[$i]=$ms
-      fi
+      all[$i]="${all[$i]:-} $ms"
     done
   done
-  python3 - "$(basename "$f" .tflite)" "${best[@]}" <<'PY'
-import sys
-name, b = sys.argv[1], [float(x) for x in sys.argv[2:]]
-print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |" % (name, b[0], b[1], b[2], b[3], b[1] / b[0], b[2] / b[0], b[3] / b[0]))
+  python3 - "$(basename "$f" .tflite)" "${all[@]}" <<'PY'
+import statistics, sys
+name = sys.argv[1]
+b = [statistics.median(float(v) for v in col.split()) for col in sys.argv[2:]]
+r = ["%.2f" % (x / b[0]) if b[0] > 0 else "-" for x in b[1:]]
+print("| %s | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |" % (name, b[0], b[1], b[2], b[3], r[0], r[1], r[2]))
 PY
-  unset best
+  unset all
 done
+echo "load after: $(cut -d" " -f1-3 /proc/loadavg)"
