@@ -115,6 +115,11 @@ typedef struct gc_ctx {
     bool fast;                  /* fp32 without opts.reference_kernels: float and 8-bit CONV_2D /
                                    DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
                                    fast kernels (kernels/gemm_f32.h, qgemm8.h, bit-identical) */
+    bool fast_float;            /* fp32 / fp16 / fp16-acc without opts.reference_kernels: float
+                                   CONV_2D / DEPTHWISE_CONV_2D / TRANSPOSE_CONV /
+                                   FULLY_CONNECTED / BATCH_MATMUL (and the native fp16
+                                   Winograd) take the fast kernels (kernels/gemm_f32.h and
+                                   its half modes, bit-identical) */
     int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
     bool reference;             /* opts.reference_kernels: also the reductions and pools
                                    take their plain loops (any precision), so that tests

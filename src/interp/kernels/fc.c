@@ -117,16 +117,19 @@ static void gemm_split(gc_ctx *ctx, const gc_gemm_b *b, const float *bias, float
 /* fp32: lay out (and, for constant weights, pack once) W [N][K] for gemm_f32.h; the bias
  * must be constant (else the reference runs). */
 static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, gc_rt *b) {
-    if (!ctx->fast || (b && !b->known)) return GC_OK;
+    if (!ctx->fast_float || (b && !b->known)) return GC_OK;
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
     GC_UNSUP(ctx, d->N <= INT32_MAX && d->K <= INT32_MAX, "weights [%lld, %lld] out of range", (long long)d->N, (long long)d->K);
-    size_t nf = gc_gemm_b_layout(pb, (gc_isa)ctx->isa, 1, (int32_t)d->K, (int32_t)d->N);
+    /* fp16: fc_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_SLICE) */
+    const gc_gemm_mode mode = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16) ? GC_GEMM_H16
+                            : ctx->hm && ctx->hm->fc == GC_ACC_SLICE ? GC_GEMM_SLICE : GC_GEMM_F32;
+    size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "weights [%lld, %lld] are too large to pack", (long long)d->N, (long long)d->K);
     float *mem;
     if (w->known) {
         bool fresh;
-        mem = gc_ctx_derived(ctx, w->data, 63 + ctx->isa, d->N, d->K, nf * sizeof(float), &fresh);
+        mem = gc_ctx_derived(ctx, w->data, 63 + ctx->isa + 100 * mode, d->N, d->K, nf * sizeof(float), &fresh);
         if (!mem) return GC_ERR_NOMEM;
         gc_gemm_b_bind(pb, mem);
         if (fresh) gc_gemm_pack_nk(pb, (const float *)w->data, d->K);
@@ -822,18 +825,20 @@ static gc_status bmm_hybrid_eval(gc_ctx *ctx, gc_node *n) {
  * (once per distinct matrix in a row of batches); a transposed to [M][K] first with adj_x. */
 static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_rt *b = n->in[1];
-    if (!ctx->fast || d->M <= 0 || d->K <= 0 || d->N <= 0) return GC_OK;
+    if (!ctx->fast_float || d->M <= 0 || d->K <= 0 || d->N <= 0) return GC_OK;
     GC_UNSUP(ctx, d->K <= INT32_MAX && d->N <= INT32_MAX, "matrices [%lld, %lld] out of range", (long long)d->K, (long long)d->N);
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
-    size_t nf = gc_gemm_b_layout(pb, (gc_isa)ctx->isa, 1, (int32_t)d->K, (int32_t)d->N);
+    /* fp16: bmm_eval's sums (fp16-acc and GC_ACC_F16: every step in half) */
+    const gc_gemm_mode mode = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16) ? GC_GEMM_H16 : GC_GEMM_F32;
+    size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "right-hand side [%lld, %lld] is too large to pack", (long long)d->K, (long long)d->N);
     d->pstride = nf - 16;                  /* one matrix's panels (a multiple of the alignment) */
     if (b->known) {
         uint64_t nm = gc_numel(b) / (uint64_t)(d->K * d->N);
         GC_UNSUP(ctx, nm >= 1 && nm <= (SIZE_MAX / sizeof(float) - 16) / d->pstride, "right-hand side too large to pack");
         bool fresh;
-        float *mem = gc_ctx_derived(ctx, b->data, 66 + ctx->isa + (d->adj_y ? 3 : 0), d->K, d->N,
+        float *mem = gc_ctx_derived(ctx, b->data, 66 + ctx->isa + (d->adj_y ? 3 : 0) + 100 * mode, d->K, d->N,
                                     ((size_t)nm * d->pstride + 16) * sizeof(float), &fresh);
         if (!mem) return GC_ERR_NOMEM;
         gc_gemm_b_bind(pb, mem);

@@ -5,26 +5,39 @@
  */
 #include "interp/kernels/gemm_f32.h"
 #include "interp/kernels/gemm_f32_ukr.h"
+#include "interp/fp16.h"
 
 #include <math.h>
 #include <string.h>
 
 enum { MAX_MR = GC_GEMM_MAX_MR };
 
-static const gc_ukr_set *set_for(gc_isa isa, int32_t N) {
+static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
+    if (mode != GC_GEMM_F32) {
+        const bool h = mode == GC_GEMM_H16;
+        if (isa == GC_ISA_AVX512 && N > 8) return h ? gc_ukr_h16_avx512() : gc_ukr_slice_avx512();
+        if (isa >= GC_ISA_AVX2 && gc_f16_have_f16c()) return h ? gc_ukr_h16_avx2() : gc_ukr_slice_avx2();
+        return h ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
+    }
     if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_avx512();
     if (isa >= GC_ISA_AVX2) return gc_ukr_avx2();
 #else
     (void)isa; (void)N;
+    if (mode != GC_GEMM_F32) return mode == GC_GEMM_H16 ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
 #endif
     return gc_ukr_scalar();
 }
 
 size_t gc_gemm_b_layout(gc_gemm_b *b, gc_isa isa, int32_t G, int32_t K, int32_t N) {
+    return gc_gemm_b_layout_mode(b, isa, GC_GEMM_F32, G, K, N);
+}
+
+size_t gc_gemm_b_layout_mode(gc_gemm_b *b, gc_isa isa, gc_gemm_mode mode, int32_t G, int32_t K, int32_t N) {
     memset(b, 0, sizeof *b);
     if (G <= 0 || K <= 0 || N <= 0) return 0;
-    b->ks = set_for(isa, N);
+    b->ks = set_for(isa, mode, N);
+    b->mode = (int32_t)mode;
     b->G = G; b->K = K; b->N = N;
     b->PW = b->ks->PW; b->MR = b->ks->MR;
     b->P = (int32_t)(((int64_t)N + b->PW - 1) / b->PW);

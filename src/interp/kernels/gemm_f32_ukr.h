@@ -50,10 +50,18 @@ typedef struct gc_ukr_set {
 } gc_ukr_set;
 
 const gc_ukr_set *gc_ukr_scalar(void);
+/* the half-arithmetic modes (gemm_f32.h GC_GEMM_H16 / GC_GEMM_SLICE; gemm_h16_*.c): the
+ * same panel widths as the float sets of their level, so the packed layout is shared */
+const gc_ukr_set *gc_ukr_h16_scalar(void);
+const gc_ukr_set *gc_ukr_slice_scalar(void);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #define GC_HAVE_X86_KERNELS 1
 const gc_ukr_set *gc_ukr_avx2(void);
 const gc_ukr_set *gc_ukr_avx512(void);
+const gc_ukr_set *gc_ukr_h16_avx2(void);          /* AVX2 + F16C */
+const gc_ukr_set *gc_ukr_slice_avx2(void);
+const gc_ukr_set *gc_ukr_h16_avx512(void);
+const gc_ukr_set *gc_ukr_slice_avx512(void);
 #endif
 
 #endif
