@@ -93,22 +93,26 @@ void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out) {
             out[(size_t)g * per + n] = bias && n < (size_t)b->N ? bias[(size_t)g * (size_t)b->N + n] : 0.0f;
 }
 
-/* The panels of group g for one tile: pairs through the two-panel kernel, a last odd
- * one through the one-panel kernel. */
+/* The panels of group g for one tile: pairs through the two-panel kernel (single rows:
+ * fours where the set has a four-panel kernel), a last odd one through the one-panel
+ * kernel. */
 static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
     const gc_ukr_set *ks = b->ks;
     const bool r1 = u->mr == 1;
     u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
-    for (int32_t p = 0; p < b->P; p += u->nc > b->PW ? 2 : 1) {
-        const bool two = p + 1 < b->P && (r1 || ks->two);      /* a set without `two`: one at a time */
+    for (int32_t p = 0; p < b->P;) {
+        int np = 1;                                             /* a set without `two`: one at a time */
+        if (r1 && ks->four_r1 && p + 3 < b->P) np = 4;
+        else if (p + 1 < b->P && (r1 || ks->two)) np = 2;
         int64_t nleft = (int64_t)b->N - (int64_t)p * b->PW;
-        int64_t nmax = (two ? 2 : 1) * (int64_t)b->PW;
+        int64_t nmax = np * (int64_t)b->PW;
         u->nc = (int32_t)(nleft < nmax ? nleft : nmax);
         u->w = panel(b, g, p);
         u->bias = bias ? bias + ((size_t)g * (size_t)b->P + (size_t)p) * (size_t)b->PW : NULL;
         u->y = y + (size_t)p * (size_t)b->PW;
-        (two ? (r1 ? ks->two_r1 : ks->two) : (r1 ? ks->one_r1 : ks->one))(u);
+        (np == 4 ? ks->four_r1 : np == 2 ? (r1 ? ks->two_r1 : ks->two) : (r1 ? ks->one_r1 : ks->one))(u);
+        p += np;
     }
 }
 
