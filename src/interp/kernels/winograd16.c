@@ -81,6 +81,8 @@ void gc_wino16_setup(gc_wino16 *w, int32_t B, int32_t H, int32_t W, int32_t C, i
     w->B = B; w->H = H; w->W = W; w->C = C; w->OH = OH; w->OW = OW; w->OC = OC;
     w->pt = pt; w->pl = pl; w->acc = acc; w->lo = lo; w->hi = hi;
     w->tiles_y = (OH + 3) / 4; w->tiles_x = (OW + 3) / 4;
+    w->fast = false; w->isa = 0;                  /* the reference, until gc_wino16_set_fast */
+    memset(&w->pu, 0, sizeof w->pu);
     bt_matrix(w->bt);
     t_matrix(6, 4, w->at);
     w->half = half;
