@@ -358,6 +358,12 @@ static gc_status add_frame(gc_interp *it, gc_frame *f) {
     return GC_OK;
 }
 
+static void *own_alloc(gc_interp *it, size_t n);
+/* Folded outputs and fp16-rounded constant copies this large get their own allocation,
+ * so that they can be given back when every op that reads them has taken its own copy
+ * (release_inputs). */
+#define GC_OWN_MIN ((size_t)64 << 10)
+
 /* Initialise the run-time view of every tensor of a subgraph. */
 static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     const gc_model *m = it->m;
@@ -420,7 +426,8 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
             bool round16 = fp16 && t->type == GC_T_FLOAT32 && !(scalar_float && n == 1);
             bool copy = ((uintptr_t)b->data % 8) != 0 || round16;
             if (copy) {
-                uint8_t *p = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
+                r->owned = round16 && r->nbytes >= GC_OWN_MIN;
+                uint8_t *p = r->owned ? own_alloc(it, r->nbytes) : gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
                 if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
                 memcpy(p, b->data, r->nbytes);
                 if (round16) gc_f16_round_n((float *)p, r->nbytes / 4);
@@ -458,10 +465,6 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     }
     return GC_OK;
 }
-
-/* Folded outputs this large get their own allocation, so that they can be given back
- * when every op that reads them has taken its own copy (release_inputs). */
-#define GC_OWN_MIN ((size_t)64 << 10)
 
 static void *own_alloc(gc_interp *it, size_t n) {
     if (!gc_grow((void **)&it->owned, &it->cap_owned, it->n_owned + 1, sizeof *it->owned)) return NULL;
@@ -605,9 +608,10 @@ static gc_status plan_frame(gc_interp *it, gc_frame *f) {
  * was the last to need give their memory back. An input is no longer needed by n when n
  * was folded (it never runs again) or says it does not read it (unread_in). A tensor
  * whose every reader is done: a CONST one drops its pages of the mapped model file
- * (gc_model_drop_pages: they come back from the file if read again), a FOLDED one held
- * in its own allocation is freed (not when a node callback may look at it, nor when it
- * is an output of the subgraph). `left` counts, per tensor, the reads not yet done. */
+ * (gc_model_drop_pages: they come back from the file if read again), or, when it is an
+ * fp16-rounded copy in its own allocation, is freed; a FOLDED one held in its own
+ * allocation is freed (not when a node callback may look at it, nor when it is an
+ * output of the subgraph). `left` counts, per tensor, the reads not yet done. */
 static void release_inputs(gc_interp *it, gc_frame *f, const gc_node *n, int32_t *left) {
     for (int j = 0; j < n->n_in; j++) {
         gc_rt *r = n->in[j];
@@ -616,7 +620,8 @@ static void release_inputs(gc_interp *it, gc_frame *f, const gc_node *n, int32_t
         bool is_out = false;
         for (int k = 0; k < f->s->n_outputs; k++) is_out |= f->s->outputs[k] == r->index;
         if (is_out) continue;
-        if (r->kind == GC_RT_CONST) gc_model_drop_pages(it->m, r->data, r->nbytes);
+        if (r->kind == GC_RT_CONST && r->owned) { own_free(it, r->data, r->nbytes); r->data = NULL; r->owned = false; }
+        else if (r->kind == GC_RT_CONST) gc_model_drop_pages(it->m, r->data, r->nbytes);
         else if (r->kind == GC_RT_FOLDED && !it->o.on_node && r->nbytes >= GC_OWN_MIN) {
             own_free(it, r->data, r->nbytes);
             r->data = NULL;

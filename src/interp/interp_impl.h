@@ -54,6 +54,8 @@ typedef struct gc_rt {
     float scale;                /* per-tensor quantization; 0 when none or per-channel */
     int32_t zp;
     const gc_quant *q;          /* full quantization (per-channel), NULL when none */
+    bool owned;                 /* data is its own allocation (a large fp16-rounded constant
+                                   copy): freed once every reader has packed its own copy */
     /* planning */
     int32_t first, last;        /* steps at which it is written first / read last */
     size_t offset;              /* in the frame's arena region */
