@@ -1,5 +1,5 @@
-/* test_fp16_simd.c — the vector roundings of the fast fp16 kernels (kernels/f16_simd.h:
- * cvt and alu, AVX-512F and AVX2 + F16C) and the array forms' AVX-512 paths (fp16.c:
+/* test_fp16_simd.c — the vector roundings of the fast fp16 kernels (kernels/f16_simd.h,
+ * AVX-512F and AVX2 + F16C) and the array forms' AVX-512 paths (fp16.c:
  * gc_f16_round_copy, gc_f16_round_sat_n) give the scalar rounding's bits, NaN payloads
  * included, on a dense sample of all 2^32 floats (every 61st bit pattern, and 4 ulps
  * around every half and every tie between neighbouring halves); GC_FP16_EXHAUSTIVE=1
@@ -17,28 +17,22 @@
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-enum { F_C512, F_A512, F_C256, F_A256, F_COPY, F_SAT, N_FORMS };
-static const char *form_name[N_FORMS] = { "cvt512", "alu512", "cvt256", "alu256", "round_copy", "round_sat_n" };
+enum { F_C512, F_C256, F_COPY, F_SAT, N_FORMS };
+static const char *form_name[N_FORMS] = { "cvt512", "cvt256", "round_copy", "round_sat_n" };
 
 #ifdef GC_HAVE_F16_SIMD
-GC_T512 static void apply512(int form, float *x, size_t n) {
-    for (size_t i = 0; i < n; i += 16) {
-        __m512 v = _mm512_loadu_ps(x + i);
-        _mm512_storeu_ps(x + i, form == F_C512 ? gc_r16c_512(v) : gc_r16a_512(v));
-    }
+GC_T512 static void apply512(float *x, size_t n) {
+    for (size_t i = 0; i < n; i += 16) _mm512_storeu_ps(x + i, gc_r16c_512(_mm512_loadu_ps(x + i)));
 }
-GC_T256H static void apply256(int form, float *x, size_t n) {
-    for (size_t i = 0; i < n; i += 8) {
-        __m256 v = _mm256_loadu_ps(x + i);
-        _mm256_storeu_ps(x + i, form == F_C256 ? gc_r16c_256(v) : gc_r16a_256(v));
-    }
+GC_T256H static void apply256(float *x, size_t n) {
+    for (size_t i = 0; i < n; i += 8) _mm256_storeu_ps(x + i, gc_r16c_256(_mm256_loadu_ps(x + i)));
 }
 #endif
 
 static bool form_runs(int form) {
 #ifdef GC_HAVE_F16_SIMD
-    if (form == F_C512 || form == F_A512) return __builtin_cpu_supports("avx512f") && gc_f16_have_f16c();
-    if (form == F_C256 || form == F_A256) return __builtin_cpu_supports("avx2") && gc_f16_have_f16c();
+    if (form == F_C512) return __builtin_cpu_supports("avx512f") && gc_f16_have_f16c();
+    if (form == F_C256) return __builtin_cpu_supports("avx2") && gc_f16_have_f16c();
 #endif
     return form == F_COPY || form == F_SAT;
 }
@@ -61,8 +55,8 @@ static long vs_scalar(int form, uint64_t lo, uint64_t step, uint64_t count) {
         size_t nv = form == F_COPY || form == F_SAT ? n : (n + 15) / 16 * 16;
         for (size_t i = n; i < nv; i++) b[i] = 0.0f;
 #ifdef GC_HAVE_F16_SIMD
-        if (form == F_C512 || form == F_A512) apply512(form, b, nv);
-        if (form == F_C256 || form == F_A256) apply256(form, b, nv);
+        if (form == F_C512) apply512(b, nv);
+        if (form == F_C256) apply256(b, nv);
 #endif
         if (form == F_COPY) gc_f16_round_copy(b, b, n);
         if (form == F_SAT) gc_f16_round_sat_n(b, n);

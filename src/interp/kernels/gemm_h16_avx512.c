@@ -9,9 +9,8 @@
  *          part = r(part + r(a w)) from +0 over the slice, acc = acc + part in float, then
  *          acc + bias (not rounded) and the clamp.
  * Single rows (matrix-vector products) take up to four panels at a time.
- * r() is kernels/f16_simd.h's: the product rounded by float arithmetic, the sum by
- * vcvtps2ph / vcvtph2ps; both give gc_f16_round's bits, so the results are those of the
- * reference loops (conv.c, fc.c) bit for bit.
+ * r() is kernels/f16_simd.h's (vcvtps2ph / vcvtph2ps), gc_f16_round's bits, so the
+ * results are those of the reference loops (conv.c, fc.c) bit for bit.
  */
 #include "interp/kernels/gemm_f32_ukr.h"
 
@@ -28,7 +27,7 @@ enum { PW = 16, MR = 16, MRS = 8 };
 INL T512 __m512 step(__m512 acc, __m512 a, __m512 w) { return gc_h16_add_512(acc, _mm512_mul_ps(a, w)); }
 /* the first step from +0: r(0 + r(a w)) = 0 + r(a w) exactly (+0 + a half is that half, or
  * +0 for -0), so the sum needs no rounding */
-INL T512 __m512 first(__m512 a, __m512 w) { return _mm512_add_ps(_mm512_setzero_ps(), gc_r16a_512(_mm512_mul_ps(a, w))); }
+INL T512 __m512 first(__m512 a, __m512 w) { return _mm512_add_ps(_mm512_setzero_ps(), gc_r16c_512(_mm512_mul_ps(a, w))); }
 
 INL T512 __mmask16 lanes(int n) { return (__mmask16)(n >= PW ? 0xffffu : n <= 0 ? 0u : (1u << n) - 1u); }
 

@@ -158,6 +158,7 @@ void gc_wino16_run_fast(const gc_wino16 *w, const float *x, const float *bias, f
     float *V = align64(scratch), *M = align64(V + 36 * vps);
     const float **ind = (const float **)align64(M + 36 * mps);
     const int lv = level(w);
+    (void)lv;                                  /* (unused without the vector levels) */
     const int64_t t0 = (int64_t)ty0 * w->tiles_x, t1 = (int64_t)ty1 * w->tiles_x;
     for (int32_t b = 0; b < w->B; b++) {
         const float *xb = x + (size_t)b * (size_t)w->H * (size_t)w->W * C;
