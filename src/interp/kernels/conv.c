@@ -22,15 +22,20 @@
  * running over output channels innermost, on weights transposed once at prepare to
  * [KH][KW][IC][OC], so that the compiler can vectorise across output channels.
  *
- * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels, constant filter and
- * bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels, register-
- * blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with depth
- * multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV through
- * kernels/tconv_f32.h (one packed filter per output phase). All three are bit-identical to
- * the loops above (same order per output, no FMA); a filter with Inf / NaN weights where a
- * tap can fall outside the input takes the reference loops. The packed copy replaces the
- * transposed one, and the filter and bias are marked unread (node->unread_in) so that the
- * interpreter can give their memory back.
+ * Fast path (ctx->fast: fp32, fp16 or fp16-acc without opts.reference_kernels, constant
+ * filter and bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels,
+ * register-blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with
+ * depth multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV
+ * through kernels/tconv_f32.h (one packed filter per output phase). All three are
+ * bit-identical to the loops above (same order per output, no FMA); a filter with Inf /
+ * NaN weights (in the fp16 modes: after rounding to half) where a tap can fall outside
+ * the input takes the reference loops. In the fp16 modes the same kernels run on the
+ * half-rounded values: float sums as they are (GC_GEMM_F32 / GC_DWF_F32), sums in half
+ * (a16) in their GC_GEMM_H16 / GC_DWF_H16 mode, which keeps every rounding of the loops
+ * below; the native runtime's Winograd convs take winograd16_fast.c. The packed copy
+ * replaces the transposed one, and the filter and bias are marked unread
+ * (node->unread_in) so that the interpreter can give their memory back (in fp16, the
+ * half-rounded copy of the filter; Winograd reads only its transformed filter).
  *
  * 8-bit fast path (ctx->fast, int8 / uint8 input and filter, INT32 bias or none, CONV_2D
  * without groups, DEPTHWISE_CONV_2D with multiplier 1): kernels/qconv8.h (qgemm8.h: packed
@@ -65,7 +70,8 @@
  * input channels per group, other CONV_2D and TRANSPOSE_CONV, DEPTHWISE_CONV_2D. A
  * CONV_2D that ML Drift runs as Winograd F(4x4, 3x3) (model.winograd and
  * gc_wino16_eligible) goes through kernels/winograd16.c on transformed weights made
- * from the file's float32 filter. fp16-acc: every conv sums in half as above.
+ * from the file's float32 filter (its fast path, winograd16_fast.c, with ctx->fast).
+ * fp16-acc: every conv sums in half as above.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"

@@ -41,9 +41,11 @@
  * 8-bit fast path (ctx->fast; kernels/qconv8.h, qgemm8.h, bit-identical): quantized
  *   FULLY_CONNECTED with INT8 / UINT8 input and weights and an INT32 bias (or none) as a 1x1
  *   conv over its rows; INT8 BATCH_MATMUL with b packed at each eval.
- * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels): float FULLY_CONNECTED
- *   (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h, weights packed once into
- *   panels (per eval when the graph computes them), bit-identical to the loops above;
+ * Float fast path (ctx->fast_float: fp32, fp16 or fp16-acc without opts.reference_kernels):
+ *   float FULLY_CONNECTED (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h,
+ *   weights packed once into panels (per eval when the graph computes them), bit-identical
+ *   to the loops above; in the fp16 modes on the half-rounded values, in the mode of the
+ *   sums below (GC_GEMM_F32, GC_GEMM_H16 for sums in half, GC_GEMM_SLICE for GC_ACC_SLICE);
  *   row tiles split over ctx->threads.
  */
 #include "interp/interp_impl.h"
