@@ -194,6 +194,11 @@ void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n) {
 
 void gc_f16_round_n(float *x, size_t n) { gc_f16_round_copy(x, x, n); }
 
+void gc_f16_store(int mode, float *x, size_t n) {
+    if (mode == GC_F16_STORE_SAT) gc_f16_round_sat_n(x, n);
+    else if (mode == GC_F16_STORE_HALF) gc_f16_round_n(x, n);
+}
+
 uint16_t gc_f32_to_f16(float x) {
     float r = gc_f16_round(x);
     uint32_t u = f2u(r);

@@ -982,15 +982,19 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .reference = it->o.reference_kernels,
                    .observed = it->o.on_node != NULL,
                    .err = kerr, .errlen = sizeof kerr };
+    const gc_f16_model *hm = ctx.hm;
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];
         if (!n->folded && !n->absorbed) {
             kerr[0] = 0;
+            /* a kernel with own_store rounds its output itself (as store_half would) */
+            const bool round = ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float;
+            ctx.store = round && n->own_store ? (hm && hm->saturate ? GC_F16_STORE_SAT : GC_F16_STORE_HALF) : GC_F16_STORE_NONE;
             gc_status st = n->k->eval(&ctx, n);
             if (st != GC_OK) {
                 return node_fail(it, f, n, st, kerr[0] ? kerr : "eval failed");
             }
-            if (ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float)
+            if (round && ctx.store == GC_F16_STORE_NONE)
                 for (int j = 0; j < n->n_out; j++)
                     if (n->out[j]->dtype == GC_T_FLOAT32)
                         store_half(it, (float *)n->out[j]->data, n->out[j]->nbytes / 4);

@@ -79,6 +79,9 @@ typedef struct gc_node {
     bool absorbed;              /* a later node computes straight from this one's inputs and
                                    nothing else reads its outputs (a PAD folded into the conv
                                    after it, kernels/qconv8.h): never evaluated */
+    bool own_store;             /* fp16: eval stores its float output rounded to half itself,
+                                   the way ctx->store says (the fast kernels, tile by tile
+                                   while the tile is in cache), so the core does not */
     uint32_t unread_in;         /* bit j: eval never reads in[j]'s data (prepare copied what
                                    it needs): once no other op needs a constant / folded
                                    tensor, its memory is given back (interp.c) */
@@ -128,8 +131,13 @@ typedef struct gc_ctx {
                                    can hold the restructured ones to them */
     bool observed;              /* a node callback sees every op's outputs: no node may be
                                    absorbed into another (gc_node.absorbed) */
+    int store;                  /* at eval of a node with own_store: how to round its float
+                                   output, as the core would (fp16.h gc_f16_store): NONE
+                                   (fp32, a float chain, folding at prepare: the core rounds
+                                   then), HALF, HALF_SAT (the native runtime's store) */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
+
 
 #define GC_MAX_THREADS 16
 /* Splitting work over the interpreter's thread pool (threadpool.h). Kernels split

@@ -498,6 +498,7 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->tcf = c;
     n->fast = true;
+    n->own_store = ctx->fp16;                     /* fast_eval rounds the rows (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 3;             /* filter and bias: packed copies */
     return GC_OK;
 }
@@ -513,6 +514,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
         n->fast = true;
+        n->own_store = ctx->fp16;                 /* fast_eval rounds the rows (ctx->store) */
         *d->dwf = (gc_dwf){ .isa = ctx->isa, .mode = d->a16 ? GC_DWF_H16 : GC_DWF_F32, .w = wf, .bias = bias,
                             .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
                             .OH = d->OH, .OW = d->OW, .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw,
@@ -545,6 +547,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
     n->fast = true;
+    n->own_store = ctx->fp16;                     /* fast_eval rounds the tiles (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
     return GC_OK;
 }
@@ -560,6 +563,10 @@ static void fast_job_run(void *arg, int64_t t0, int64_t t1, int w) {
 }
 
 static void fast_eval(gc_ctx *ctx, const conv_data *d, gc_node *n, const float *x, float *y) {
+    /* fp16: the outputs rounded to half as they are computed (n->own_store) */
+    if (d->fast) d->fast->b.store = ctx->store;
+    else if (d->tcf) d->tcf->store = ctx->store;
+    else d->dwf->store = ctx->store;
     int64_t units = d->fast ? gc_convf_tiles(d->fast) : d->tcf ? gc_tconvf_tiles(d->tcf) : gc_dwf_tiles(d->dwf);
     double work = (double)d->B * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == K_DW ? 1 : d->ICg);
     if (d->tcf) work /= (double)d->sh * d->sw;
@@ -604,6 +611,7 @@ static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w) {
     if (fresh) gc_wino16_weights(d->wino, g);
     else if (fast) gc_gemm_b_bind(&d->wino->pu, d->wino->u);
     n->fast = fast;
+    n->own_store = fast;                          /* the fast path rounds its tiles (ctx->store) */
     n->unread_in = 1u << 1;                       /* the filter: eval reads only U */
     int nt = ctx->threads > 0 ? ctx->threads : 1;
     d->wino_slot = gc_ctx_scratch(ctx, n, gc_wino16_scratch_floats(d->wino) * sizeof(float) * (size_t)nt);
@@ -1014,6 +1022,7 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
 #ifndef GC_FP64_BUILD
         if (d->fast || d->dwf || d->tcf) { fast_eval(ctx, d, n, (const float *)x->data, (float *)y->data); return GC_OK; }
         if (d->wino) {
+            d->wino->store = ctx->store;
             wino_job wj = { d, (const float *)x->data, b ? (const float *)b->data : NULL, (float *)y->data,
                             (float *)n->scratch[d->wino_slot], gc_wino16_scratch_floats(d->wino) };
             int64_t ty = d->wino->tiles_y;

@@ -329,9 +329,11 @@ void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t
         r.iy0 = oy * c->sh - c->pt;
         const bool h = c->mode == GC_DWF_H16;
 #ifdef GC_HAVE_F16_SIMD
-        if (c->isa == GC_ISA_AVX512) { (h ? row_512_h : row_512)(c, &r); continue; }
-        if (c->isa == GC_ISA_AVX2 && (!h || gc_f16_have_f16c())) { (h ? row_256_h : row_256)(c, &r); continue; }
+        if (c->isa == GC_ISA_AVX512) (h ? row_512_h : row_512)(c, &r);
+        else if (c->isa == GC_ISA_AVX2 && (!h || gc_f16_have_f16c())) (h ? row_256_h : row_256)(c, &r);
+        else
 #endif
         (h ? row_scalar_h : row_scalar)(c, &r);
+        if (c->store) gc_f16_store(c->store, r.yr, (size_t)c->OW * (size_t)c->C);
     }
 }

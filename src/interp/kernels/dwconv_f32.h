@@ -25,6 +25,8 @@ enum { GC_DWF_F32 = 0, GC_DWF_H16 = 1 };
 typedef struct {
     int isa;                    /* gc_isa (cpu_isa.h) */
     int mode;                   /* GC_DWF_* */
+    int store;                  /* GC_F16_STORE_* (fp16.h): round each output row to half
+                                   once computed (0: leave it) */
     const float *w;             /* [KH][KW][C] */
     const float *bias;          /* [C] or NULL */
     int32_t Bn, H, W, C, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;

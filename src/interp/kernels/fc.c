@@ -145,6 +145,7 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     gc_gemm_pack_bias(pb, b ? (const float *)b->data : NULL, d->pbias);
     d->pb = pb;
     n->fast = true;
+    n->own_store = ctx->fp16;                  /* fc_eval rounds the row tiles (ctx->store) */
     if (w->known) n->unread_in = 1u << 1 | 1u << 2;   /* weights and bias: packed copies */
     return GC_OK;
 }
@@ -656,6 +657,7 @@ static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
 #ifndef GC_FP64_BUILD
         if (d->pb) {
             if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
+            d->pb->store = ctx->store;
             gemm_split(ctx, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
             return GC_OK;
         }
@@ -865,6 +867,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     }
     d->pb = pb;
     n->fast = true;
+    n->own_store = ctx->fp16;                      /* bmm_fast_eval rounds the row tiles (ctx->store) */
     if (d->pconst) n->unread_in = 1u << 1;         /* b: packed at prepare */
     return GC_OK;
 }
@@ -918,6 +921,7 @@ static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
 static void bmm_fast_eval(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
+    d->pb->store = ctx->store;                 /* fp16: the row tiles rounded as stored (n->own_store) */
     bmm_job j = { d, (const float *)a->data, (const float *)b->data, NULL, d->pconst, (float *)y->data,
                   gc_gemmf_tiles(d->pb, M) };
     if (!d->pconst) {

@@ -137,6 +137,7 @@ void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
         for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
         u.mr = (int32_t)mr;
         tile_panels(b, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
+        for (int64_t m = 0; b->store && m < mr; m++) gc_f16_store(b->store, y + (size_t)(m0 + m) * (size_t)ldy, (size_t)b->N);
     }
 }
 
@@ -223,5 +224,6 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
             u.a_off = (int64_t)g * ICg;
             tile_panels(&c->b, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
+        if (c->b.store) gc_f16_store(c->b.store, yt, (size_t)mr * (size_t)c->OC);
     }
 }

@@ -55,6 +55,8 @@ typedef struct {
     const struct gc_ukr_set *ks;
     int32_t G, K, N, PW, P, MR;
     int32_t mode;               /* gc_gemm_mode */
+    int32_t store;              /* gc_gemmf_run / gc_convf_run: GC_F16_STORE_* (fp16.h): round
+                                   each tile's outputs to half once computed (0: leave them) */
     float *w;
 } gc_gemm_b;
 

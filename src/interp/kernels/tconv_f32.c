@@ -77,5 +77,6 @@ void gc_tconvf_run(const gc_tconvf *c, const float *x, float *y, void *scratch, 
                              (int64_t)c->sw * c->OC);
             }
         }
+        if (c->store) gc_f16_store(c->store, yr, (size_t)c->OW * (size_t)c->OC);
     }
 }

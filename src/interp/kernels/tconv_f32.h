@@ -37,6 +37,8 @@ typedef struct {
     int32_t max_taps;
     bool h16;                   /* the phases' GEMM mode is GC_GEMM_H16 (fp16-acc): a phase
                                    without taps gives clamp(r(0.0f + bias)) */
+    int store;                  /* GC_F16_STORE_* (fp16.h): round each output row to half once
+                                   computed (0: leave it) */
 } gc_tconvf;
 
 /* Taps of row phase p (stride s, kernel k): ky = p + s*(n-1-i), i = 0..n-1 (descending). */

@@ -30,6 +30,8 @@ typedef struct gc_wino16 {
      * GEMM per point, the transforms vectorised across channels: the same bits */
     bool fast;
     int isa;                    /* gc_isa of the transforms */
+    int store;                  /* fast: GC_F16_STORE_* (fp16.h), each tile's outputs rounded
+                                   to half once computed (0: left as they are) */
     gc_gemm_b pu;
 } gc_wino16;
 

@@ -10,7 +10,9 @@
  *      gc_f16_madd_n's steps); no bias, no clamp: M [36][MR][OC];
  *   3. every tile's output transform, VW output channels at a time, M rounded to half as
  *      it is read (the reference rounds M once stored; rounding again is the identity
- *      on halves, so the H16 case needs no branch), bias and clamp, into y.
+ *      on halves, so the H16 case needs no branch), bias and clamp, into y; then, with
+ *      w->store, the tile's outputs stored as half (what the interpreter's core would do
+ *      to the whole output afterwards).
  * The transforms are the reference's formulas, step for step, lanes across channels:
  * AVX-512F (VW 16), AVX2 + F16C (VW 8; kernels/f16_simd.h), portable C (VW 1, the
  * fallback). Scratch per thread: V, M and the row pointers.
@@ -182,10 +184,15 @@ void gc_wino16_run_fast(const gc_wino16 *w, const float *x, const float *bias, f
                 const int32_t ty = (int32_t)((tb + m) / w->tiles_x), tx = (int32_t)((tb + m) % w->tiles_x);
                 const float *mp = M + (size_t)m * OC;
 #ifdef GC_HAVE_F16_SIMD
-                if (lv == 2) { tx_out_all_512(w, mp, mps, bias, yb, ty, tx); continue; }
-                if (lv == 1) { tx_out_all_256(w, mp, mps, bias, yb, ty, tx); continue; }
+                if (lv == 2) tx_out_all_512(w, mp, mps, bias, yb, ty, tx);
+                else if (lv == 1) tx_out_all_256(w, mp, mps, bias, yb, ty, tx);
+                else
 #endif
                 tx_out_all_c(w, mp, mps, bias, yb, ty, tx);
+                for (int32_t k = 0; w->store && k < 4 && ty * 4 + k < w->OH; k++) {
+                    const int32_t ox = tx * 4, nx = w->OW - ox < 4 ? w->OW - ox : 4;
+                    gc_f16_store(w->store, yb + ((size_t)(ty * 4 + k) * (size_t)w->OW + (size_t)ox) * OC, (size_t)nx * OC);
+                }
             }
         }
     }
