@@ -25,7 +25,10 @@ static uint32_t rnd(void) {                     /* xorshift64* */
 }
 static int irand(int lo, int hi) { return lo + (int)(rnd() % (uint32_t)(hi - lo + 1)); }
 static float frand(void) { return ((float)(rnd() >> 8) / 16777216.0f) * 2.0f - 1.0f; }
+/* scale of every case's inputs and weights (kernels_fast_big_values: sums past the half range) */
+static float big = 1.0f;
 static float *fill(size_t n, float scale) {
+    scale *= big;
     float *p = malloc((n ? n : 1) * sizeof(float));
     for (size_t i = 0; i < n; i++) p[i] = frand() * scale;
     return p;
@@ -377,4 +380,55 @@ GC_TEST(kernels_fast_isa_levels) {
     CHECK(gc_isa_active() <= hw);
     CHECK(!strcmp(gc_isa_name(GC_ISA_AVX2), "avx2"));
     printf("  (cpu: %s; %d cases compared so far)\n", gc_isa_name(hw), n_cases);
+}
+
+/* Values past the half range (inputs and weights x 300: sums of up to ~10^7): the fast
+ * kernels round their outputs themselves, the native runtime's store saturating at
+ * +-65504, the others' going to +-Inf, exactly as the core does after the reference. */
+static int n_sat, n_inf;
+static int count_node(int32_t op, const gc_tview *outs, int n, void *user) {
+    (void)op; (void)user;
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; outs[i].dtype == GC_T_FLOAT32 && k < outs[i].nbytes / 4; k++) {
+            float v = ((const float *)outs[i].data)[k];
+            n_sat += v == 65504.0f || v == -65504.0f;
+            n_inf += isinf(v) != 0;
+        }
+    return 0;
+}
+GC_TEST(kernels_fast_big_values) {
+    big = 300.0f;
+    conv_case(false, 1, 9, 11, 8, 1, 20, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(false, 1, 9, 11, 3, 1, 20, 1, 3, 3, 2, 1, 1, 1, true, 0, true, false, false);     /* native: in half */
+    conv_case(true, 1, 9, 11, 20, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(false, 1, 24, 24, 64, 1, 64, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, false); /* Winograd */
+    tconv_case(1, 5, 6, 20, 18, 3, 3, 2, 2, true, 0, true, false);
+    fc_case(5, 70, 40, 0, 1, false);
+    bmm_case(1, 2, 5, 40, 30, false, false, true);
+    /* and the native fast conv did saturate some outputs, the js one sent them to Inf */
+    float *x = fill(9 * 11 * 8, 2.0f), *w = fill(20 * 9 * 8, 1.0f);
+    kt_tensor ins[2] = { KT_IN(GC_T_FLOAT32, 4, KT_S(1, 9, 11, 8), x), KT_C(GC_T_FLOAT32, 4, KT_S(20, 3, 3, 8), w) };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(1, 9, 11, 20)) };
+    kt_model r = kt_build(GC_OP_CONV_2D, GC_BO_Conv2DOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, 1);
+    for (int mi = 1; mi <= 2; mi++) {
+        char err[256];
+        gc_interp_opts o = { .precision = modes[mi].prec, .gpu_runtime = modes[mi].rt, .signature = -1, .on_node = count_node };
+        gc_interp *it = gc_interp_new(r.m, &o, err, sizeof err);
+        CHECK(it && gc_interp_prepare(it) == GC_OK);
+        if (!it) continue;
+        memcpy(gc_interp_input(it, 0).data, x, sizeof(float) * 9 * 11 * 8);
+        n_sat = n_inf = 0;
+        CHECK(gc_interp_invoke(it) == GC_OK);
+        gc_interp_stats st;
+        gc_interp_stats_get(it, &st);
+        CHECK(st.n_fast == 1);
+        if (mi == 1) CHECK_MSG(n_sat > 0 && n_inf == 0, "native: %d saturated, %d Inf", n_sat, n_inf);
+        else CHECK_MSG(n_sat == 0 && n_inf > 0, "js: %d saturated, %d Inf", n_sat, n_inf);
+        gc_interp_free(it);
+    }
+    gc_model_free(r.m);
+    free(x); free(w);
+    big = 1.0f;
 }
