@@ -122,7 +122,7 @@ typedef struct {
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
     int wino_slot;                      /* scratch: one gc_wino16 worker area per thread */
-    /* fp32 fast path (ctx->fast; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
+    /* fast path (ctx->fast: fp32 and the fp16 modes; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
 #ifndef GC_FP64_BUILD
     gc_convf *fast;                     /* CONV_2D: packed filter and geometry, else NULL */
     gc_dwf *dwf;                        /* DEPTHWISE_CONV_2D, else NULL */
