@@ -629,6 +629,53 @@ static void release_inputs(gc_interp *it, gc_frame *f, const gc_node *n, int32_t
     }
 }
 
+/* fp16: mark the nodes whose float outputs are only copies of float inputs that already
+ * hold halves (node->out_half), whose rounding at the store is then the identity (plain
+ * or saturating: a half is finite within +-65504, or an infinity, or a NaN whose low
+ * payload bits are clear) and is skipped. Known halves: the entry frame's float inputs
+ * (rounded at invoke), the constants rounded at init (not the native runtime's
+ * one-element ones), the outputs of folded nodes (rounded at prepare), the outputs every
+ * other node stores rounded (all but the float chains' keep_float ones), and, in order,
+ * the outputs of marked nodes. The data-movement ops: RESHAPE, SQUEEZE, EXPAND_DIMS,
+ * TRANSPOSE, SLICE, STRIDED_SLICE, GATHER, CONCATENATION (its fused clamps keep halves
+ * halves), PACK, UNPACK, SPLIT, SPLIT_V, TILE, BROADCAST_TO (shape.c, slice.c: copies). */
+static gc_status mark_half_copies(gc_interp *it, gc_frame *f, bool entry) {
+    const gc_subgraph *s = f->s;
+    bool *half = calloc((size_t)s->n_tensors + 1, sizeof *half);
+    if (!half) return GC_ERR_NOMEM;
+    const gc_f16_model *hm = it->o.precision == GC_PREC_FP16 ? gc_f16_model_for(it->o.gpu_runtime) : NULL;
+    const bool scalar_float = hm && hm->scalar_args;
+    for (int32_t i = 0; i < s->n_tensors; i++) {
+        const gc_rt *r = &f->t[i];
+        half[i] = r->kind == GC_RT_CONST && r->dtype == GC_T_FLOAT32 &&
+                  (r->ir->sparsity || !(scalar_float && gc_tensor_numel(r->ir) == 1));
+    }
+    for (int k = 0; entry && k < s->n_inputs; k++) half[s->inputs[k]] = f->t[s->inputs[k]].dtype == GC_T_FLOAT32;
+    for (int32_t i = 0; i < f->n_nodes; i++) {
+        gc_node *n = &f->nodes[i];
+        bool copy = false;
+        switch (n->code) {
+        case GC_OP_RESHAPE: case GC_OP_SQUEEZE: case GC_OP_EXPAND_DIMS: case GC_OP_TRANSPOSE: case GC_OP_SLICE:
+        case GC_OP_STRIDED_SLICE: case GC_OP_GATHER: case GC_OP_CONCATENATION: case GC_OP_PACK: case GC_OP_UNPACK:
+        case GC_OP_SPLIT: case GC_OP_SPLIT_V: case GC_OP_TILE: case GC_OP_BROADCAST_TO:
+            copy = !n->folded && !n->keep_float && !(n->k->flags & GC_K_OWN_ROUND);
+            break;
+        default:
+            break;
+        }
+        for (int j = 0; copy && j < n->n_in; j++)
+            if (n->in[j] && n->in[j]->dtype == GC_T_FLOAT32 && !half[n->in[j]->index]) copy = false;
+        n->out_half = copy;
+        /* its outputs hold halves unless they stay float (a chain) or a kernel rounds them
+         * its own way */
+        const bool out_is_half = n->folded ? !(n->k->flags & GC_K_OWN_ROUND) : !n->keep_float && !(n->k->flags & GC_K_OWN_ROUND);
+        for (int j = 0; j < n->n_out; j++)
+            if (n->out[j] && n->out[j]->dtype == GC_T_FLOAT32) half[n->out[j]->index] = out_is_half;
+    }
+    free(half);
+    return GC_OK;
+}
+
 static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                                gc_rt *const *ins, gc_frame **out) {
     const gc_model *m = it->m;
@@ -776,6 +823,10 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
     free(order); free(left);
     if (it->o.precision == GC_PREC_FP16 && gc_f16_model_for(it->o.gpu_runtime)->reduce_chains)
         gc_f16_mark_chains(f);
+    if (prec_f16(it->o.precision)) {
+        st = mark_half_copies(it, f, depth == 0);
+        if (st != GC_OK) return st;
+    }
 
     /* lifetimes */
     for (int32_t i = 0; i < f->n_nodes; i++) {
@@ -988,7 +1039,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
         if (!n->folded && !n->absorbed) {
             kerr[0] = 0;
             /* a kernel with own_store rounds its output itself (as store_half would) */
-            const bool round = ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float;
+            const bool round = ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float && !n->out_half;
             ctx.store = round && n->own_store ? (hm && hm->saturate ? GC_F16_STORE_SAT : GC_F16_STORE_HALF) : GC_F16_STORE_NONE;
             gc_status st = n->k->eval(&ctx, n);
             if (st != GC_OK) {

@@ -79,6 +79,9 @@ typedef struct gc_node {
     bool absorbed;              /* a later node computes straight from this one's inputs and
                                    nothing else reads its outputs (a PAD folded into the conv
                                    after it, kernels/qconv8.h): never evaluated */
+    bool out_half;              /* fp16: its float outputs are copies of values already half
+                                   (a data-movement op on rounded tensors): the core does not
+                                   round them again (the identity on halves, saturating too) */
     bool own_store;             /* fp16: eval stores its float output rounded to half itself,
                                    the way ctx->store says (the fast kernels, tile by tile
                                    while the tile is in cache), so the core does not */

@@ -22,7 +22,8 @@
  *   (gc_f16_round_copy: F16C, the same bits); an argument below -17.5 gives e_i = +0
  *   without calling expf: exp(-17.5) < 2.6e-8 is below 2^-25, half of the smallest half,
  *   so any expf within 10% rounds to +0 there.
- * Rows are split over the pool (each row computed as above on one thread).
+ * Rows are split over the pool (each row computed as above on one thread); in the fp16
+ *   modes each row is stored as half as soon as it is computed (node->own_store).
  */
 #include "interp/interp_impl.h"
 
@@ -66,6 +67,8 @@ static gc_status softmax_prepare(gc_ctx *ctx, gc_node *n) {
         float s = -x->scale * d->beta;
         for (int v = 0; v < 256; v++) d->table[255 - v] = expf(s * (float)v);
     }
+    /* fp16: each float row is stored as half once computed, in cache (softmax_rows) */
+    n->own_store = ctx->fp16 && x->dtype == GC_T_FLOAT32;
     /* fp32 SOFTMAX: one row of kept positions per worker (softmax_rows) */
     d->idx_slot = -1;
     if (x->dtype == GC_T_FLOAT32 && n->code == GC_OP_SOFTMAX) {
@@ -120,6 +123,9 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             float norm = sqrtf(s);
             if (norm < 1e-6f) norm = 1e-6f;
             for (uint64_t i = 0; i < L; i++) b[i] = a[i] / norm;
+#ifndef GC_FP64_BUILD
+            gc_f16_store(ctx->store, b, (size_t)L);          /* fp16: stored as half (own_store) */
+#endif
             continue;
         }
         const float m = row_max(a, L);
@@ -167,6 +173,9 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             float ls = logf(s);
             for (uint64_t i = 0; i < L; i++) b[i] = (a[i] - m) - ls;
         }
+#ifndef GC_FP64_BUILD
+        gc_f16_store(ctx->store, b, (size_t)L);              /* fp16: stored as half (own_store) */
+#endif
     }
 }
 
