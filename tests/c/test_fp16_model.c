@@ -246,3 +246,45 @@ GC_TEST(fp16_model_copies_of_halves) {
     }
     gc_model_free(m);
 }
+
+/* The native runtime's multi-step activations (each step in half), over every half
+ * (but NaN) as input: LOGISTIC 1 / r(1 + r(exp(-x))), HARD_SWISH x clamp(r(r(x r(1/6)) +
+ * 0.5), 0, 1), GELU r(x / 2) r(1 + r(erf(r(x r(1/sqrt 2))))), each stored with the
+ * native saturating rounding; the kernel's blocked form (unary.c half_block, with its
+ * expf shortcuts) gives these bits. */
+GC_TEST(fp16_model_half_activations_all_halves) {
+    enum { N = 63490 };
+    static float x[N], got[N];
+    int n = 0;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        float v = gc_f16_to_f32((uint16_t)h);
+        if (v == v && (h & 0x7fffu) <= 0x7c00u) x[n++] = v;        /* finite or inf */
+    }
+    CHECK(n == N);                                                 /* 2 x 31 x 1024 finite, 2 inf */
+    const int32_t codes[3] = { GC_OP_LOGISTIC, GC_OP_HARD_SWISH, GC_OP_GELU };
+    for (int c = 0; c < 3; c++) {
+        kt_tensor ins[] = { KT_IN(GC_T_FLOAT32, 1, KT_S(n), x) };
+        kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 1, KT_S(n)) };
+        kt_model r = kt_build(codes[c], 0, ins, 1, outs, 1);
+        CHECK(run16(&r, GC_GPU_NATIVE, ins, 1, got, (size_t)n * sizeof(float)));
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            const float v = x[i];
+            float want;
+#define R gc_f16_round
+            if (codes[c] == GC_OP_LOGISTIC) want = 1.0f / R(1.0f + R(expf(-v)));
+            else if (codes[c] == GC_OP_HARD_SWISH) { float t = R(R(v * R(1.0f / 6.0f)) + 0.5f); t = t < 0 ? 0 : t > 1 ? 1 : t; want = v * t; }
+            else want = R(0.5f * v) * R(1.0f + R(erff(R(v * R(0.7071067811865476f)))));
+#undef R
+            want = gc_f16_round_sat_inline(want);
+            uint32_t a, b;
+            memcpy(&a, &want, 4); memcpy(&b, &got[i], 4);
+            if (a != b && !(want != want && got[i] != got[i])) {
+                if (bad < 3) fprintf(stderr, "  op %d x %g: got %g want %g\n", (int)codes[c], (double)v, (double)got[i], (double)want);
+                bad++;
+            }
+        }
+        CHECK_MSG(bad == 0, "op %d: %d of %d inputs differ", (int)codes[c], bad, n);
+        gc_model_free(r.m);
+    }
+}
