@@ -22,7 +22,7 @@
  * running over output channels innermost, on weights transposed once at prepare to
  * [KH][KW][IC][OC], so that the compiler can vectorise across output channels.
  *
- * Fast path (ctx->fast: fp32, fp16 or fp16-acc without opts.reference_kernels, constant
+ * Fast path (ctx->fast_float: fp32, fp16 or fp16-acc without opts.reference_kernels, constant
  * filter and bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels,
  * register-blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with
  * depth multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV
@@ -70,7 +70,7 @@
  * input channels per group, other CONV_2D and TRANSPOSE_CONV, DEPTHWISE_CONV_2D. A
  * CONV_2D that ML Drift runs as Winograd F(4x4, 3x3) (model.winograd and
  * gc_wino16_eligible) goes through kernels/winograd16.c on transformed weights made
- * from the file's float32 filter (its fast path, winograd16_fast.c, with ctx->fast).
+ * from the file's float32 filter (its fast path, winograd16_fast.c, with ctx->fast_float).
  * fp16-acc: every conv sums in half as above.
  */
 #include "interp/interp_impl.h"
@@ -122,7 +122,7 @@ typedef struct {
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
     int wino_slot;                      /* scratch: one gc_wino16 worker area per thread */
-    /* fast path (ctx->fast: fp32 and the fp16 modes; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
+    /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
 #ifndef GC_FP64_BUILD
     gc_convf *fast;                     /* CONV_2D: packed filter and geometry, else NULL */
     gc_dwf *dwf;                        /* DEPTHWISE_CONV_2D, else NULL */

@@ -86,7 +86,7 @@ typedef struct fc_data {
     gc_f32 *hs;                 /* per unit weight scale */
     int q_slot;                 /* scratch: one quantized row of x */
 #ifndef GC_FP64_BUILD
-    /* fast path (ctx->fast: fp32 and the fp16 modes; gemm_f32.h, bit-identical): the packed weights replace wt */
+    /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, bit-identical): the packed weights replace wt */
     gc_gemm_b *pb;              /* NULL: the reference loops */
     float *pbias;               /* the bias padded to the panels */
 #endif
@@ -695,7 +695,7 @@ typedef struct {
     int q_slot, row_slot;
     const float *bf;            /* fp16 modes: b dequantized (the float path reads it) */
 #ifndef GC_FP64_BUILD
-    /* fast path (ctx->fast: fp32 and the fp16 modes; gemm_f32.h, bit-identical) */
+    /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, bit-identical) */
     gc_gemm_b *pb;              /* layout of one matrix of b; NULL: the reference loops */
     float *pconst;              /* constant b: every matrix packed at prepare, pstride floats apart */
     size_t pstride;
