@@ -347,7 +347,9 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
 #ifndef GC_FP64_BUILD
     /* fast path (qfc4.h): int8 weights in panels of 16 units, block scales beside them; the
      * XNNPACK mode sums a block in int32, which holds it while block * 255 * 8 < 2^31 */
-    if (ctx->fast && gc_qfc4_level_ok(ctx->isa) && d->block % 8 == 0 && (!d->xnn || d->block < (1 << 20))) {
+    /* fp16 (native, js): the same float sums on the half-rounded scales; not fp16-acc (half sums) */
+    if ((ctx->fast || (ctx->fast_float && !ctx->acc16)) && gc_qfc4_level_ok(ctx->isa) && d->block % 8 == 0 &&
+        (!d->xnn || d->block < (1 << 20))) {
         gc_qfc4 *f = gc_ctx_alloc(ctx, sizeof *f);
         if (!f) return GC_ERR_NOMEM;
         const int64_t P = (d->N + 15) / 16, NB = d->K / d->block;
