@@ -3,26 +3,31 @@
 # runtime: half-accumulating small convs, Winograd in half, F32_F16 fully connected),
 # fp16 --gpu-runtime js (half storage only) and fp16-acc (every multiply-add rounded),
 # in the same run, interleaved, same inputs (--pattern sin), one thread.
-#   bench/fp16_bench.sh [--runs N] [--rounds R] [MODEL.tflite ...]
+#   bench/fp16_bench.sh [--runs N] [--rounds R] [--before OLD_GPUCLEAN] [MODEL.tflite ...]
+#   (GPUCLEAN_BIN: the binary measured, default build/gpuclean)
 # Default models: the zoo's ResNet-18 and MobileNetV3-Small exports (build/zoo, from
 # `make zoo` or tools/zoo.py) and the corpus's deeplabv3 and mobilenet_v1_0.25_224
-# when present. Each round runs every mode once (N invokes after a warm-up invoke);
-# the table has the best mean invoke per mode over the rounds (the machine is shared)
-# and the ratios to fp32 (target for fp16: <= 2). F16C: whether the CPU has it (the
-# rounding then goes through vcvtps2ph / vcvtph2ps, else the scalar code).
+# when present. Each round runs every mode once (N invokes after a warm-up invoke), so
+# the modes interleave (with --before, the two binaries too, mode by mode); the table has
+# the median over the rounds of each mode's mean invoke, the ratios to fp32 (target for
+# fp16: <= 2), with --before each cell as "before -> after", and the load average before
+# and after (the machine may be shared). F16C: whether the CPU has it (the rounding then
+# goes through vcvtps2ph / vcvtph2ps, else the scalar code).
 set -u
 cd "$(dirname "$0")/.."
-runs=5; rounds=3; models=()
+runs=5; rounds=5; models=(); before=
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift ;;
     --rounds) rounds=$2; shift ;;
+    --before) before=$2; shift ;;
     *) models+=("$1") ;;
   esac
   shift
 done
-bin=build/gpuclean
+bin=${GPUCLEAN_BIN:-build/gpuclean}
 [ -x "$bin" ] || { echo "fp16_bench: $bin missing (make)" >&2; exit 2; }
+[ -z "$before" ] || [ -x "$before" ] || { echo "fp16_bench: $before is not executable" >&2; exit 2; }
 corpus=${GPUCLEAN_CORPUS:-../shared/corpus}
 if [ ${#models[@]} -eq 0 ]; then
   for m in build/zoo/vision/resnet18/resnet18.tflite build/zoo/vision/mobilenet_v3_small/mobilenet_v3_small.tflite \
@@ -34,27 +39,38 @@ fi
 f16c=no; grep -qw f16c /proc/cpuinfo 2>/dev/null && f16c=yes
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 modes=("fp32" "fp16" "fp16 --gpu-runtime js" "fp16-acc")
-echo "F16C: $f16c; $runs invokes per mode and round, best of $rounds rounds"
+bins=("$bin"); [ -n "$before" ] && bins=("$before" "$bin")
+echo "F16C: $f16c; $runs invokes per mode and round, median of $rounds rounds; load before: $(cut -d" " -f1-3 /proc/loadavg)"
+[ -n "$before" ] && echo "cells: $before -> $bin"
 printf '| model | fp32 ms | fp16 native ms | fp16 js ms | fp16-acc ms | native / fp32 | js / fp32 | fp16-acc / fp32 |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for f in "${models[@]}"; do
-  declare -a best=()
+  declare -A all=()
   for ((r = 0; r < rounds; r++)); do
     for i in "${!modes[@]}"; do
-      # shellcheck disable=SC2086
-      if ! "$bin" run "$f" --precision ${modes[$i]} --runs "$runs" --out "$tmp/o$i" >/dev/null 2>"$tmp/err"; then
-        echo "fp16_bench: $f (${modes[$i]}): $(head -c 300 "$tmp/err")" >&2; continue 2
-      fi
-      ms=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['timings_ms']['avg_invoke'])" "$tmp/o$i/manifest.json")
-      if [ -z "${best[$i]:-}" ] || python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$ms" "${best[$i]}"; then
-        best[$i]=$ms
-      fi
+      for j in "${!bins[@]}"; do
+        # shellcheck disable=SC2086
+        if ! "${bins[$j]}" run "$f" --precision ${modes[$i]} --runs "$runs" --out "$tmp/o" >/dev/null 2>"$tmp/err"; then
+          echo "fp16_bench: $f (${modes[$i]}, ${bins[$j]}): $(head -c 300 "$tmp/err")" >&2; continue 4
+        fi
+        ms=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['timings_ms']['avg_invoke'])" "$tmp/o/manifest.json")
+        all[$j,$i]="${all[$j,$i]:-} $ms"
+      done
     done
   done
-  python3 - "$(basename "$f" .tflite)" "${best[@]}" <<'PY'
-import sys
-name, b = sys.argv[1], [float(x) for x in sys.argv[2:]]
-print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |" % (name, b[0], b[1], b[2], b[3], b[1] / b[0], b[2] / b[0], b[3] / b[0]))
+  cols=()
+  for j in "${!bins[@]}"; do for i in "${!modes[@]}"; do cols+=("${all[$j,$i]}"); done; done
+  python3 - "$(basename "$f" .tflite)" "${#bins[@]}" "${cols[@]}" <<'PY'
+import statistics, sys
+name, nb = sys.argv[1], int(sys.argv[2])
+med = [statistics.median(float(v) for v in c.split()) for c in sys.argv[3:]]
+per = [med[k * 4:(k + 1) * 4] for k in range(nb)]
+def ratio(b, i): return "%.2f" % (b[i] / b[0]) if b[0] > 0 else "-"
+cell = lambda f: " -> ".join(f(b) for b in per)
+ms = [cell(lambda b, i=i: "%.2f" % b[i]) for i in range(4)]
+rs = [cell(lambda b, i=i: ratio(b, i)) for i in range(1, 4)]
+print("| %s | %s |" % (name, " | ".join(ms + rs)))
 PY
-  unset best
+  unset all
 done
+echo "load after: $(cut -d" " -f1-3 /proc/loadavg)"

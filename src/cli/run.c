@@ -60,9 +60,10 @@ static int usage(FILE *f) {
                "  pool of N threads kept for the run (identical results at any N).\n"
                "  --reference-kernels: fp32 float and 8-bit CONV_2D / DEPTHWISE_CONV_2D /\n"
                "  FULLY_CONNECTED / BATCH_MATMUL (and the other fast paths: 8-bit elementwise ops,\n"
-               "  RESIZE_BILINEAR, ...) run the plain reference loops instead of the fast kernels,\n"
-               "  and float reductions and pools theirs (bit-identical results, slower;\n"
-               "  GPUCLEAN_ISA=scalar|avx2|avx512 caps the fast ones).\n"
+               "  RESIZE_BILINEAR, ...), and in fp16 / fp16-acc the float convs (TRANSPOSE_CONV and\n"
+               "  the native Winograd too) and matrix products, run the plain reference loops\n"
+               "  instead of the fast kernels, and float reductions and pools theirs (bit-identical\n"
+               "  results, slower; GPUCLEAN_ISA=scalar|avx2|avx512 caps the fast ones).\n"
                "  --int-arith: how quantized kernels rescale: tflite (TFLite's reference kernels,\n"
                "  default) or xnnpack (float scale, round half to even, as LiteRT's CPU runtime).\n");
     return f == stdout ? 0 : 2;

@@ -10,11 +10,12 @@
  *
  * The array forms go through F16C on x86 CPUs that have it: vcvtps2ph with
  * round-to-nearest-even (imm8 = 0, the MXCSR mode ignored) then vcvtph2ps, 8 floats at
- * a time. F16C rounds exactly as the scalar code (the only freedom IEEE leaves, the NaN
+ * a time (16 with AVX-512F, when the CPU has it and GPUCLEAN_ISA allows it: cpu_isa.h). F16C rounds exactly as the scalar code (the only freedom IEEE leaves, the NaN
  * payload, is the top 10 bits with the quiet bit set on both). The scalar code is also
  * the fallback for the tail of each array and for other CPUs.
  */
 #include "interp/fp16.h"
+#include "interp/kernels/cpu_isa.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -56,6 +57,38 @@ bool gc_f16_have_f16c(void) {
         have_f16c = ok;
     }
     return have_f16c == 1;
+}
+
+/* AVX-512F: 16 at a time; the saturating form clamps to +-65504 all but inf and NaN
+ * (vfpclassps), which is the scalar form's rule */
+static int have_512 = -1;
+static bool use_512(void) {
+    if (have_512 < 0) have_512 = gc_isa_active() >= GC_ISA_AVX512;
+    return have_512 == 1;
+}
+
+__attribute__((target("avx512f")))
+static void round_copy_512(float *y, const float *x, size_t n) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(y + i, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
+    if (i < n) {
+        const __mmask16 k = (__mmask16)((1u << (n - i)) - 1u);
+        _mm512_mask_storeu_ps(y + i, k, _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_maskz_loadu_ps(k, x + i), _MM_FROUND_TO_NEAREST_INT)));
+    }
+}
+
+__attribute__((target("avx512f,avx512dq")))
+static void round_sat_512(float *x, size_t n) {
+    const __m512 hmax = _mm512_set1_ps(65504.0f), hmin = _mm512_set1_ps(-65504.0f);
+    size_t i = 0;
+    for (; i < n; i += 16) {
+        const __mmask16 k = (__mmask16)(n - i >= 16 ? 0xffffu : (1u << (n - i)) - 1u);
+        __m512 v = _mm512_maskz_loadu_ps(k, x + i);
+        const __mmask16 keep = _mm512_fpclass_ps_mask(v, 0x99);   /* QNaN | +inf | -inf | SNaN */
+        v = _mm512_mask_mov_ps(_mm512_min_ps(hmax, _mm512_max_ps(hmin, v)), keep, v);
+        _mm512_mask_storeu_ps(x + i, k, _mm512_cvtph_ps(_mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT)));
+    }
 }
 
 __attribute__((target("avx,f16c")))
@@ -116,12 +149,20 @@ bool gc_f16_round_n_f16c(float *x, size_t n) {
 }
 
 void gc_f16_round_copy(float *y, const float *x, size_t n) {
-    if (!force_scalar && gc_f16_have_f16c()) { round_copy_f16c(y, x, n); return; }
+    if (!force_scalar && gc_f16_have_f16c()) {
+        if (use_512()) round_copy_512(y, x, n);
+        else round_copy_f16c(y, x, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) y[i] = gc_f16_round_inline(x[i]);
 }
 
 void gc_f16_round_sat_n(float *x, size_t n) {
-    if (!force_scalar && gc_f16_have_f16c()) { round_sat_f16c(x, n); return; }
+    if (!force_scalar && gc_f16_have_f16c()) {
+        if (use_512() && __builtin_cpu_supports("avx512dq")) round_sat_512(x, n);
+        else round_sat_f16c(x, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) x[i] = gc_f16_round_sat_inline(x[i]);
 }
 
@@ -152,6 +193,11 @@ void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n) {
 #endif
 
 void gc_f16_round_n(float *x, size_t n) { gc_f16_round_copy(x, x, n); }
+
+void gc_f16_store(int mode, float *x, size_t n) {
+    if (mode == GC_F16_STORE_SAT) gc_f16_round_sat_n(x, n);
+    else if (mode == GC_F16_STORE_HALF) gc_f16_round_n(x, n);
+}
 
 uint16_t gc_f32_to_f16(float x) {
     float r = gc_f16_round(x);

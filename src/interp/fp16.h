@@ -68,6 +68,12 @@ static inline float gc_f16_round_sat_inline(float x) {
     return gc_f16_round_inline(x);
 }
 
+/* A float tensor stored as half, as the interpreter's core does at op boundaries (and
+ * the fast kernels that store their outputs rounded, tile by tile): NONE leaves it,
+ * HALF rounds (gc_f16_round_n), SAT rounds with saturation (gc_f16_round_sat_n). */
+enum { GC_F16_STORE_NONE = 0, GC_F16_STORE_HALF = 1, GC_F16_STORE_SAT = 2 };
+void gc_f16_store(int mode, float *x, size_t n);
+
 /* The two implementations, for tests and benchmarks: the scalar loop, and F16C
  * (returns false and does nothing when the CPU lacks it). */
 void gc_f16_round_n_scalar(float *x, size_t n);

@@ -358,6 +358,12 @@ static gc_status add_frame(gc_interp *it, gc_frame *f) {
     return GC_OK;
 }
 
+static void *own_alloc(gc_interp *it, size_t n);
+/* Folded outputs and fp16-rounded constant copies this large get their own allocation,
+ * so that they can be given back when every op that reads them has taken its own copy
+ * (release_inputs). */
+#define GC_OWN_MIN ((size_t)64 << 10)
+
 /* Initialise the run-time view of every tensor of a subgraph. */
 static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     const gc_model *m = it->m;
@@ -420,7 +426,8 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
             bool round16 = fp16 && t->type == GC_T_FLOAT32 && !(scalar_float && n == 1);
             bool copy = ((uintptr_t)b->data % 8) != 0 || round16;
             if (copy) {
-                uint8_t *p = gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
+                r->owned = round16 && r->nbytes >= GC_OWN_MIN;
+                uint8_t *p = r->owned ? own_alloc(it, r->nbytes) : gc_arena_alloc(&it->pa, r->nbytes ? r->nbytes : 1);
                 if (!p) { snprintf(it->err, sizeof it->err, "out of memory"); return GC_ERR_NOMEM; }
                 memcpy(p, b->data, r->nbytes);
                 if (round16) gc_f16_round_n((float *)p, r->nbytes / 4);
@@ -458,10 +465,6 @@ static gc_status init_tensors(gc_interp *it, gc_frame *f) {
     }
     return GC_OK;
 }
-
-/* Folded outputs this large get their own allocation, so that they can be given back
- * when every op that reads them has taken its own copy (release_inputs). */
-#define GC_OWN_MIN ((size_t)64 << 10)
 
 static void *own_alloc(gc_interp *it, size_t n) {
     if (!gc_grow((void **)&it->owned, &it->cap_owned, it->n_owned + 1, sizeof *it->owned)) return NULL;
@@ -605,9 +608,10 @@ static gc_status plan_frame(gc_interp *it, gc_frame *f) {
  * was the last to need give their memory back. An input is no longer needed by n when n
  * was folded (it never runs again) or says it does not read it (unread_in). A tensor
  * whose every reader is done: a CONST one drops its pages of the mapped model file
- * (gc_model_drop_pages: they come back from the file if read again), a FOLDED one held
- * in its own allocation is freed (not when a node callback may look at it, nor when it
- * is an output of the subgraph). `left` counts, per tensor, the reads not yet done. */
+ * (gc_model_drop_pages: they come back from the file if read again), or, when it is an
+ * fp16-rounded copy in its own allocation, is freed; a FOLDED one held in its own
+ * allocation is freed (not when a node callback may look at it, nor when it is an
+ * output of the subgraph). `left` counts, per tensor, the reads not yet done. */
 static void release_inputs(gc_interp *it, gc_frame *f, const gc_node *n, int32_t *left) {
     for (int j = 0; j < n->n_in; j++) {
         gc_rt *r = n->in[j];
@@ -616,12 +620,60 @@ static void release_inputs(gc_interp *it, gc_frame *f, const gc_node *n, int32_t
         bool is_out = false;
         for (int k = 0; k < f->s->n_outputs; k++) is_out |= f->s->outputs[k] == r->index;
         if (is_out) continue;
-        if (r->kind == GC_RT_CONST) gc_model_drop_pages(it->m, r->data, r->nbytes);
+        if (r->kind == GC_RT_CONST && r->owned) { own_free(it, r->data, r->nbytes); r->data = NULL; r->owned = false; }
+        else if (r->kind == GC_RT_CONST) gc_model_drop_pages(it->m, r->data, r->nbytes);
         else if (r->kind == GC_RT_FOLDED && !it->o.on_node && r->nbytes >= GC_OWN_MIN) {
             own_free(it, r->data, r->nbytes);
             r->data = NULL;
         }
     }
+}
+
+/* fp16: mark the nodes whose float outputs are only copies of float inputs that already
+ * hold halves (node->out_half), whose rounding at the store is then the identity (plain
+ * or saturating: a half is finite within +-65504, or an infinity, or a NaN whose low
+ * payload bits are clear) and is skipped. Known halves: the entry frame's float inputs
+ * (rounded at invoke), the constants rounded at init (not the native runtime's
+ * one-element ones), the outputs of folded nodes (rounded at prepare), the outputs every
+ * other node stores rounded (all but the float chains' keep_float ones), and, in order,
+ * the outputs of marked nodes. The data-movement ops: RESHAPE, SQUEEZE, EXPAND_DIMS,
+ * TRANSPOSE, SLICE, STRIDED_SLICE, GATHER, CONCATENATION (its fused clamps keep halves
+ * halves), PACK, UNPACK, SPLIT, SPLIT_V, TILE, BROADCAST_TO (shape.c, slice.c: copies). */
+static gc_status mark_half_copies(gc_interp *it, gc_frame *f, bool entry) {
+    const gc_subgraph *s = f->s;
+    bool *half = calloc((size_t)s->n_tensors + 1, sizeof *half);
+    if (!half) return GC_ERR_NOMEM;
+    const gc_f16_model *hm = it->o.precision == GC_PREC_FP16 ? gc_f16_model_for(it->o.gpu_runtime) : NULL;
+    const bool scalar_float = hm && hm->scalar_args;
+    for (int32_t i = 0; i < s->n_tensors; i++) {
+        const gc_rt *r = &f->t[i];
+        half[i] = r->kind == GC_RT_CONST && r->dtype == GC_T_FLOAT32 &&
+                  (r->ir->sparsity || !(scalar_float && gc_tensor_numel(r->ir) == 1));
+    }
+    for (int k = 0; entry && k < s->n_inputs; k++) half[s->inputs[k]] = f->t[s->inputs[k]].dtype == GC_T_FLOAT32;
+    for (int32_t i = 0; i < f->n_nodes; i++) {
+        gc_node *n = &f->nodes[i];
+        bool copy = false;
+        switch (n->code) {
+        case GC_OP_RESHAPE: case GC_OP_SQUEEZE: case GC_OP_EXPAND_DIMS: case GC_OP_TRANSPOSE: case GC_OP_SLICE:
+        case GC_OP_STRIDED_SLICE: case GC_OP_GATHER: case GC_OP_CONCATENATION: case GC_OP_PACK: case GC_OP_UNPACK:
+        case GC_OP_SPLIT: case GC_OP_SPLIT_V: case GC_OP_TILE: case GC_OP_BROADCAST_TO:
+            copy = !n->folded && !n->keep_float && !(n->k->flags & GC_K_OWN_ROUND);
+            break;
+        default:
+            break;
+        }
+        for (int j = 0; copy && j < n->n_in; j++)
+            if (n->in[j] && n->in[j]->dtype == GC_T_FLOAT32 && !half[n->in[j]->index]) copy = false;
+        n->out_half = copy;
+        /* its outputs hold halves unless they stay float (a chain) or a kernel rounds them
+         * its own way */
+        const bool out_is_half = n->folded ? !(n->k->flags & GC_K_OWN_ROUND) : !n->keep_float && !(n->k->flags & GC_K_OWN_ROUND);
+        for (int j = 0; j < n->n_out; j++)
+            if (n->out[j] && n->out[j]->dtype == GC_T_FLOAT32) half[n->out[j]->index] = out_is_half;
+    }
+    free(half);
+    return GC_OK;
 }
 
 static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
@@ -691,7 +743,8 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = ctx_threads(it), .pool = it->pool,
-                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
+                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels,
+                   .fast_float = it->o.precision != GC_PREC_FP64 && !it->o.reference_kernels, .isa = it->isa,
                    .reference = it->o.reference_kernels,
                    .observed = it->o.on_node != NULL,
                    .err = kerr, .errlen = sizeof kerr };
@@ -770,6 +823,10 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
     free(order); free(left);
     if (it->o.precision == GC_PREC_FP16 && gc_f16_model_for(it->o.gpu_runtime)->reduce_chains)
         gc_f16_mark_chains(f);
+    if (prec_f16(it->o.precision)) {
+        st = mark_half_copies(it, f, depth == 0);
+        if (st != GC_OK) return st;
+    }
 
     /* lifetimes */
     for (int32_t i = 0; i < f->n_nodes; i++) {
@@ -971,19 +1028,24 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
                    .threads = ctx_threads(it), .pool = it->pool,
-                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels, .isa = it->isa,
+                   .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels,
+                   .fast_float = it->o.precision != GC_PREC_FP64 && !it->o.reference_kernels, .isa = it->isa,
                    .reference = it->o.reference_kernels,
                    .observed = it->o.on_node != NULL,
                    .err = kerr, .errlen = sizeof kerr };
+    const gc_f16_model *hm = ctx.hm;
     for (int32_t i = 0; i < f->n_nodes && !it->stopped; i++) {
         gc_node *n = &f->nodes[i];
         if (!n->folded && !n->absorbed) {
             kerr[0] = 0;
+            /* a kernel with own_store rounds its output itself (as store_half would) */
+            const bool round = ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float && !n->out_half;
+            ctx.store = round && n->own_store ? (hm && hm->saturate ? GC_F16_STORE_SAT : GC_F16_STORE_HALF) : GC_F16_STORE_NONE;
             gc_status st = n->k->eval(&ctx, n);
             if (st != GC_OK) {
                 return node_fail(it, f, n, st, kerr[0] ? kerr : "eval failed");
             }
-            if (ctx.fp16 && !(n->k->flags & GC_K_OWN_ROUND) && !n->keep_float)
+            if (round && ctx.store == GC_F16_STORE_NONE)
                 for (int j = 0; j < n->n_out; j++)
                     if (n->out[j]->dtype == GC_T_FLOAT32)
                         store_half(it, (float *)n->out[j]->data, n->out[j]->nbytes / 4);

@@ -118,11 +118,13 @@ typedef struct {
     bool fp64_views;            /* GC_PREC_FP64: outputs and node views as FLOAT64 (default:
                                    float tensors narrowed to FLOAT32 for the caller) */
     gc_f16_runtime gpu_runtime; /* GC_PREC_FP16: whose fp16 arithmetic (default native) */
-    bool reference_kernels;     /* GC_PREC_FP32: run the reference float and 8-bit CONV_2D /
-                                   DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL kernels
-                                   and the other ops' reference loops instead of the fast
-                                   paths (kernels/gemm_f32.h, qgemm8.h, qelem8.h, qfc4.h; the
-                                   same bits, the reference is just slower); any precision: the
+    bool reference_kernels;     /* run the reference kernels instead of the fast paths: float
+                                   CONV_2D / DEPTHWISE_CONV_2D / TRANSPOSE_CONV /
+                                   FULLY_CONNECTED / BATCH_MATMUL in fp32, fp16 and fp16-acc
+                                   (kernels/gemm_f32.h and its half modes, the fast fp16
+                                   Winograd), the 8-bit ones and the other ops' fast loops in
+                                   fp32 (qgemm8.h, qelem8.h, qfc4.h); the same bits, the
+                                   reference is just slower; any precision: the
                                    float reductions and pools take their plain loops */
 } gc_interp_opts;
 
@@ -135,7 +137,8 @@ typedef struct {
                                    shape in the file (0 unless a kernel or file is off) */
     double prepare_ms, invoke_ms;
     int32_t n_fast;             /* entry frame: ops (not folded) that run a fast kernel
-                                   (kernels/gemm_f32.h, qgemm8.h; 0 with opts.reference_kernels) */
+                                   (kernels/gemm_f32.h and its half modes, the fast Winograd,
+                                   qgemm8.h; 0 with opts.reference_kernels) */
     int32_t n_absorbed;         /* entry frame: ops never evaluated because the op after them
                                    computes from their inputs (a PAD folded into an 8-bit conv) */
     const char *isa;            /* the fast kernels' instruction set: "avx512", "avx2",

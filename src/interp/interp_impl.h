@@ -54,6 +54,8 @@ typedef struct gc_rt {
     float scale;                /* per-tensor quantization; 0 when none or per-channel */
     int32_t zp;
     const gc_quant *q;          /* full quantization (per-channel), NULL when none */
+    bool owned;                 /* data is its own allocation (a large fp16-rounded constant
+                                   copy): freed once every reader has packed its own copy */
     /* planning */
     int32_t first, last;        /* steps at which it is written first / read last */
     size_t offset;              /* in the frame's arena region */
@@ -77,6 +79,12 @@ typedef struct gc_node {
     bool absorbed;              /* a later node computes straight from this one's inputs and
                                    nothing else reads its outputs (a PAD folded into the conv
                                    after it, kernels/qconv8.h): never evaluated */
+    bool out_half;              /* fp16: its float outputs are copies of values already half
+                                   (a data-movement op on rounded tensors): the core does not
+                                   round them again (the identity on halves, saturating too) */
+    bool own_store;             /* fp16: eval stores its float output rounded to half itself,
+                                   the way ctx->store says (the fast kernels, tile by tile
+                                   while the tile is in cache), so the core does not */
     uint32_t unread_in;         /* bit j: eval never reads in[j]'s data (prepare copied what
                                    it needs): once no other op needs a constant / folded
                                    tensor, its memory is given back (interp.c) */
@@ -115,14 +123,24 @@ typedef struct gc_ctx {
     bool fast;                  /* fp32 without opts.reference_kernels: float and 8-bit CONV_2D /
                                    DEPTHWISE_CONV_2D / FULLY_CONNECTED / BATCH_MATMUL take the
                                    fast kernels (kernels/gemm_f32.h, qgemm8.h, bit-identical) */
+    bool fast_float;            /* fp32 / fp16 / fp16-acc without opts.reference_kernels: float
+                                   CONV_2D / DEPTHWISE_CONV_2D / TRANSPOSE_CONV /
+                                   FULLY_CONNECTED / BATCH_MATMUL (and the native fp16
+                                   Winograd) take the fast kernels (kernels/gemm_f32.h and
+                                   its half modes, bit-identical) */
     int isa;                    /* gc_isa the fast kernels use (kernels/cpu_isa.h) */
     bool reference;             /* opts.reference_kernels: also the reductions and pools
                                    take their plain loops (any precision), so that tests
                                    can hold the restructured ones to them */
     bool observed;              /* a node callback sees every op's outputs: no node may be
                                    absorbed into another (gc_node.absorbed) */
+    int store;                  /* at eval of a node with own_store: how to round its float
+                                   output, as the core would (fp16.h gc_f16_store): NONE
+                                   (fp32, a float chain, folding at prepare: the core rounds
+                                   then), HALF, HALF_SAT (the native runtime's store) */
     char *err; size_t errlen;   /* the kernel's message (prefixed by the core) */
 } gc_ctx;
+
 
 #define GC_MAX_THREADS 16
 /* Splitting work over the interpreter's thread pool (threadpool.h). Kernels split

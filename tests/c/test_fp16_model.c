@@ -196,3 +196,95 @@ GC_TEST(fp16_model_winograd) {
     CHECK_MSG(differ > H * W * OC / 4, "native differs from js on %d of %d outputs", differ, H * W * OC);
     gc_model_free(r.m);
 }
+
+/* The store of a data-movement op (RESHAPE here) is skipped when its input already holds
+ * halves (node->out_half), not when the input is the float of a reduction chain: there
+ * the RESHAPE is the chain's last op and alone rounds. x [1, 2] -> SQUARED_DIFFERENCE(x, 0)
+ * -> MEAN(axis 1) -> RESHAPE [1]: native keeps ((1 + 2^-10)^2 + 0) / 2 = 0.5 + 2^-10 +
+ * 2^-21 in float until the RESHAPE, which stores r() = 0.5 + 2^-10; also x -> RESHAPE
+ * [2] -> TRANSPOSE... as copies of halves, output 1 = the input rounded at invoke. */
+GC_TEST(fp16_model_copies_of_halves) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    static const float zero[1] = { 0 };
+    static const int32_t ax[1] = { 1 }, shp1[1] = { 1 }, shp2[2] = { 2, 1 };
+    int32_t s12[] = { 1, 2 }, s1[] = { 1 }, s11[] = { 1, 1 }, s2[] = { 2 }, s21[] = { 2, 1 };
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 2, s12, 0);
+    int32_t c = gc_sg_add_tensor(m, sg, "c", GC_T_FLOAT32, 1, s1, (uint32_t)gc_model_add_buffer(m, zero, sizeof zero));
+    int32_t sq = gc_sg_add_tensor(m, sg, "sq", GC_T_FLOAT32, 2, s12, 0);
+    int32_t ta = gc_sg_add_tensor(m, sg, "ax", GC_T_INT32, 1, s1, (uint32_t)gc_model_add_buffer(m, ax, sizeof ax));
+    int32_t mean = gc_sg_add_tensor(m, sg, "mean", GC_T_FLOAT32, 2, s11, 0);
+    int32_t ts1 = gc_sg_add_tensor(m, sg, "s1", GC_T_INT32, 1, s1, (uint32_t)gc_model_add_buffer(m, shp1, sizeof shp1));
+    int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 1, s1, 0);
+    int32_t ts2 = gc_sg_add_tensor(m, sg, "s2", GC_T_INT32, 1, s2, (uint32_t)gc_model_add_buffer(m, shp2, sizeof shp2));
+    int32_t z = gc_sg_add_tensor(m, sg, "z", GC_T_FLOAT32, 2, s21, 0);
+    int32_t i1[] = { x, c }, o1[] = { sq }, i2[] = { sq, ta }, o2[] = { mean }, i3[] = { mean, ts1 }, o3[] = { y };
+    int32_t i4[] = { x, ts2 }, o4[] = { z };
+    gc_sg_insert_op(m, sg, -1, gc_model_add_opcode(m, GC_OP_SQUARED_DIFFERENCE, NULL, 1), 2, i1, 1, o1);
+    gc_sg_insert_op(m, sg, -1, gc_model_add_opcode(m, GC_OP_MEAN, NULL, 1), 2, i2, 1, o2);
+    gc_sg_insert_op(m, sg, -1, gc_model_add_opcode(m, GC_OP_RESHAPE, NULL, 1), 2, i3, 1, o3);
+    gc_sg_insert_op(m, sg, -1, gc_model_add_opcode(m, GC_OP_RESHAPE, NULL, 1), 2, i4, 1, o4);
+    int32_t outs[] = { y, z };
+    gc_sg_set_io(m, sg, 1, &x, 2, outs);
+    const float xv[2] = { 1.0f + 1.0f / 1024.0f, 1.0f + 1.0f / 8192.0f };    /* the second rounds to 1 */
+    for (int rt = 0; rt < 2; rt++) {
+        char err[256];
+        gc_interp_opts o = { .precision = GC_PREC_FP16, .signature = -1, .gpu_runtime = (gc_f16_runtime)rt };
+        gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
+        CHECK(it && gc_interp_prepare(it) == GC_OK);
+        if (!it) continue;
+        memcpy(gc_interp_input(it, 0).data, xv, sizeof xv);
+        CHECK(gc_interp_invoke(it) == GC_OK);
+        const float *yo = gc_interp_output(it, 0).data, *zo = gc_interp_output(it, 1).data;
+        /* native: float chain (1 + 2^-9 + 2^-20 + 1) / 2, stored once; js: every op rounded:
+         * r((1 + 2^-10)^2) = 1 + 2^-9, r(x1^2) = 1, mean r((2 + 2^-9) / 2) = 1 + 2^-10 */
+        float want = rt == 0 ? gc_f16_round((float)(((1.0 + 1.0 / 1024) * (1.0 + 1.0 / 1024) + 1.0) / 2)) : 1.0f + 1.0f / 1024.0f;
+        CHECK_MSG(yo[0] == want && gc_f16_round(yo[0]) == yo[0], "%s: mean %.10g, want %.10g", rt ? "js" : "native",
+                  (double)yo[0], (double)want);
+        CHECK(zo[0] == 1.0f + 1.0f / 1024.0f && zo[1] == 1.0f);
+        gc_interp_free(it);
+    }
+    gc_model_free(m);
+}
+
+/* The native runtime's multi-step activations (each step in half), over every half
+ * (but NaN) as input: LOGISTIC 1 / r(1 + r(exp(-x))), HARD_SWISH x clamp(r(r(x r(1/6)) +
+ * 0.5), 0, 1), GELU r(x / 2) r(1 + r(erf(r(x r(1/sqrt 2))))), each stored with the
+ * native saturating rounding; the kernel's blocked form (unary.c half_block, with its
+ * expf shortcuts) gives these bits. */
+GC_TEST(fp16_model_half_activations_all_halves) {
+    enum { N = 63490 };
+    static float x[N], got[N];
+    int n = 0;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        float v = gc_f16_to_f32((uint16_t)h);
+        if (v == v && (h & 0x7fffu) <= 0x7c00u) x[n++] = v;        /* finite or inf */
+    }
+    CHECK(n == N);                                                 /* 2 x 31 x 1024 finite, 2 inf */
+    const int32_t codes[3] = { GC_OP_LOGISTIC, GC_OP_HARD_SWISH, GC_OP_GELU };
+    for (int c = 0; c < 3; c++) {
+        kt_tensor ins[] = { KT_IN(GC_T_FLOAT32, 1, KT_S(n), x) };
+        kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 1, KT_S(n)) };
+        kt_model r = kt_build(codes[c], 0, ins, 1, outs, 1);
+        CHECK(run16(&r, GC_GPU_NATIVE, ins, 1, got, (size_t)n * sizeof(float)));
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            const float v = x[i];
+            float want;
+#define R gc_f16_round
+            if (codes[c] == GC_OP_LOGISTIC) want = 1.0f / R(1.0f + R(expf(-v)));
+            else if (codes[c] == GC_OP_HARD_SWISH) { float t = R(R(v * R(1.0f / 6.0f)) + 0.5f); t = t < 0 ? 0 : t > 1 ? 1 : t; want = v * t; }
+            else want = R(0.5f * v) * R(1.0f + R(erff(R(v * R(0.7071067811865476f)))));
+#undef R
+            want = gc_f16_round_sat_inline(want);
+            uint32_t a, b;
+            memcpy(&a, &want, 4); memcpy(&b, &got[i], 4);
+            if (a != b && !(want != want && got[i] != got[i])) {
+                if (bad < 3) fprintf(stderr, "  op %d x %g: got %g want %g\n", (int)codes[c], (double)v, (double)got[i], (double)want);
+                bad++;
+            }
+        }
+        CHECK_MSG(bad == 0, "op %d: %d of %d inputs differ", (int)codes[c], bad, n);
+        gc_model_free(r.m);
+    }
+}

@@ -1,8 +1,9 @@
-/* test_interp_release.c — weights the fast fp32 kernels copied at prepare give their
- * memory back (interp.c release_inputs): a FLOAT16 filter DEQUANTIZEd at prepare (the
- * folded fp32 copy is freed once the conv packed it; kept while a node callback may read
- * it), and constant weights in a mapped model file (gc_model_drop_pages: the process's
- * resident pages drop, the bytes stay the same). Outputs never change.
+/* test_interp_release.c — weights the fast kernels copied at prepare give their memory
+ * back (interp.c release_inputs): a FLOAT16 filter DEQUANTIZEd at prepare (the folded
+ * fp32 copy is freed once the conv packed it; kept while a node callback may read it),
+ * the half-rounded copy of a FLOAT32 filter in the fp16 modes, and constant weights in a
+ * mapped model file (gc_model_drop_pages: the process's resident pages drop, the bytes
+ * stay the same). Outputs never change.
  */
 #include "test.h"
 #include "interp/interp.h"
@@ -54,9 +55,10 @@ static int count_node(int32_t op, const gc_tview *outs, int n, void *user) {
 }
 
 /* run; copy the output (10*10*OC floats) into y; persistent bytes into *pers */
-static bool run(const gc_model *m, bool ref, bool callback, float *y, size_t *pers) {
+static bool run_p(const gc_model *m, gc_precision prec, gc_f16_runtime rt, bool ref, bool callback, float *y,
+                  size_t *pers) {
     char err[512];
-    gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = GC_SIG_AUTO, .reference_kernels = ref,
+    gc_interp_opts o = { .precision = prec, .gpu_runtime = rt, .signature = GC_SIG_AUTO, .reference_kernels = ref,
                          .on_node = callback ? count_node : NULL };
     gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
     bool ok = it && gc_interp_prepare(it) == GC_OK;
@@ -75,6 +77,32 @@ static bool run(const gc_model *m, bool ref, bool callback, float *y, size_t *pe
     }
     gc_interp_free(it);
     return ok;
+}
+static bool run(const gc_model *m, bool ref, bool callback, float *y, size_t *pers) {
+    return run_p(m, GC_PREC_FP32, GC_GPU_NATIVE, ref, callback, y, pers);
+}
+
+/* fp16 modes: the half-rounded copy of a FLOAT32 filter is given back once the fast conv
+ * packed it (the reference keeps it and its transposed copy); outputs unchanged, and with
+ * a node callback too (constants are not node outputs). */
+GC_TEST(interp_release_fp16_rounded_filter) {
+    static float a[10 * 10 * OC], b[10 * 10 * OC], c[10 * 10 * OC];
+    gc_model *m = model(false);
+    const size_t filter = (size_t)OC * KH * KW * IC * sizeof(float);
+    const struct { gc_precision p; gc_f16_runtime rt; const char *name; } modes[] = {
+        { GC_PREC_FP16, GC_GPU_NATIVE, "fp16 native" }, { GC_PREC_FP16, GC_GPU_JS, "fp16 js" },
+        { GC_PREC_FP16_ACC, GC_GPU_NATIVE, "fp16-acc" } };
+    for (int i = 0; i < 3; i++) {
+        size_t pref = 0, pfast = 0, pcb = 0;
+        CHECK(run_p(m, modes[i].p, modes[i].rt, true, false, a, &pref));
+        CHECK(run_p(m, modes[i].p, modes[i].rt, false, false, b, &pfast));
+        CHECK(run_p(m, modes[i].p, modes[i].rt, false, true, c, &pcb));
+        CHECK_MSG(!memcmp(a, b, sizeof a) && !memcmp(a, c, sizeof a), "%s: outputs differ", modes[i].name);
+        CHECK_MSG(pfast + filter <= pref + 4096, "%s: fast %zu bytes, reference %zu: the rounded filter was kept",
+                  modes[i].name, pfast, pref);
+        CHECK_MSG(pcb <= pfast + 4096, "%s: callback run holds %zu bytes, fast %zu", modes[i].name, pcb, pfast);
+    }
+    gc_model_free(m);
 }
 
 GC_TEST(interp_release_folded_filter) {

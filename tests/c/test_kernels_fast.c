@@ -1,10 +1,15 @@
-/* test_kernels_fast.c — the fast fp32 kernels (kernels/gemm_f32.h, dwconv_f32.h) give
- * exactly the reference kernels' bits (opts.reference_kernels), at every instruction-set
- * level this CPU has (gc_isa_force: scalar, avx2, avx512), single- and multi-threaded, over
- * randomized shapes: odd sizes, strides, dilations, SAME / VALID padding, groups, 1..9
- * and wider output channels, every fused activation, with and without bias; plus the
- * cases the fast path must refuse (Inf weights with padding taps, depth multiplier 2, a
- * run-time bias) and still match. Each case also checks which path ran (ops_fast).
+/* test_kernels_fast.c — the fast kernels (kernels/gemm_f32.h and its half modes,
+ * dwconv_f32.h, tconv_f32.h, the fast Winograd of winograd16_fast.c) give exactly the
+ * reference kernels' bits (opts.reference_kernels), in every precision that runs them
+ * (fp32; fp16 as the native and the js runtime compute it: float sums, half sums in small
+ * convs, F32_F16 slices in FULLY_CONNECTED, Winograd in half; fp16-acc: every multiply-add
+ * in half), at every instruction-set level this CPU has (gc_isa_force: scalar, avx2,
+ * avx512), single- and multi-threaded, over randomized shapes: odd sizes, strides,
+ * dilations, SAME / VALID padding, groups, 1..9 and wider output channels, every fused
+ * activation, with and without bias; plus the cases the fast path must refuse (Inf
+ * weights with padding taps, also a weight past the half range in the fp16 modes, depth
+ * multiplier 2, a run-time bias) and still match. Each case also checks which path ran
+ * (ops_fast).
  */
 #include "test_kernels_harness.h"
 #include "interp/kernels/cpu_isa.h"
@@ -20,17 +25,31 @@ static uint32_t rnd(void) {                     /* xorshift64* */
 }
 static int irand(int lo, int hi) { return lo + (int)(rnd() % (uint32_t)(hi - lo + 1)); }
 static float frand(void) { return ((float)(rnd() >> 8) / 16777216.0f) * 2.0f - 1.0f; }
+/* scale of every case's inputs and weights (kernels_fast_big_values: sums past the half range) */
+static float big = 1.0f;
 static float *fill(size_t n, float scale) {
+    scale *= big;
     float *p = malloc((n ? n : 1) * sizeof(float));
     for (size_t i = 0; i < n; i++) p[i] = frand() * scale;
     return p;
 }
 
+/* The precisions every case runs in. */
+typedef struct { gc_precision prec; gc_f16_runtime rt; const char *name; } prec_mode;
+static const prec_mode modes[] = {
+    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32" },
+    { GC_PREC_FP16, GC_GPU_NATIVE, "fp16 native" },
+    { GC_PREC_FP16, GC_GPU_JS, "fp16 js" },
+    { GC_PREC_FP16_ACC, GC_GPU_NATIVE, "fp16-acc" },
+};
+enum { N_MODES = sizeof modes / sizeof modes[0] };
+
 /* Run the one-op model; copy output 0 into *out (malloc'd), its size into *nbytes. */
-static bool run(kt_model *r, const kt_tensor *ins, int n_in, bool ref, int threads, float **out, size_t *nbytes,
-                int *n_fast) {
+static bool run(kt_model *r, const kt_tensor *ins, int n_in, const prec_mode *pm, bool ref, int threads, float **out,
+                size_t *nbytes, int *n_fast) {
     char err[512];
-    gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = -1, .threads = threads, .reference_kernels = ref };
+    gc_interp_opts o = { .precision = pm->prec, .gpu_runtime = pm->rt, .signature = -1, .threads = threads,
+                         .reference_kernels = ref };
     gc_interp *it = gc_interp_new(r->m, &o, err, sizeof err);
     bool ok = it && gc_interp_prepare(it) == GC_OK;
     if (!ok) fprintf(stderr, "  prepare: %s\n", it ? gc_interp_errmsg(it) : err);
@@ -66,35 +85,43 @@ static size_t first_diff(const float *a, const float *b, size_t n) {
 
 static int n_cases, n_fast_cases;
 
-/* The reference once, then the fast kernels at each level (1 and 3 threads): identical,
- * and the fast path taken exactly when `want_fast`. */
-static void compare(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast, const char *what) {
-    float *want = NULL; size_t nw = 0; int nf = 0;
-    CHECK_MSG(run(r, ins, n_in, true, 1, &want, &nw, &nf), "%s: reference run failed", what);
-    if (!want) return;
-    CHECK_MSG(nf == 0, "%s: reference run used %d fast kernels", what, nf);
-    n_cases++;
-    n_fast_cases += want_fast;
-    for (int isa = GC_ISA_SCALAR; isa <= (int)gc_isa_detect(); isa++) {
-        gc_isa_force(isa);
-        for (int threads = 1; threads <= 3; threads += 2) {
-            float *got = NULL; size_t ng = 0;
-            bool ok = run(r, ins, n_in, false, threads, &got, &ng, &nf);
-            CHECK_MSG(ok, "%s: fast run failed (isa %s)", what, gc_isa_name((gc_isa)isa));
-            if (ok) {
-                CHECK_MSG(nf == (want_fast ? 1 : 0), "%s: isa %s: %d fast kernels, expected %d", what,
-                          gc_isa_name((gc_isa)isa), nf, want_fast ? 1 : 0);
-                CHECK_MSG(ng == nw, "%s: %zu bytes vs %zu", what, ng, nw);
-                size_t d = ng == nw ? first_diff(got, want, nw / 4) : 0;
-                CHECK_MSG(d == nw / 4, "%s: isa %s, %d threads: output[%zu] = %.9g, reference %.9g", what,
-                          gc_isa_name((gc_isa)isa), threads, d, d < nw / 4 ? (double)got[d] : 0.0,
-                          d < nw / 4 ? (double)want[d] : 0.0);
+/* In each precision: the reference once, then the fast kernels at each level (1 and 3
+ * threads): identical, and the fast path taken exactly when `want_fast` (fp32) /
+ * `want_fast16` (the fp16 modes). */
+static void compare2(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast, bool want_fast16, const char *what) {
+    for (int mi = 0; mi < N_MODES; mi++) {
+        const prec_mode *pm = &modes[mi];
+        const bool wf = pm->prec == GC_PREC_FP32 ? want_fast : want_fast16;
+        float *want = NULL; size_t nw = 0; int nf = 0;
+        CHECK_MSG(run(r, ins, n_in, pm, true, 1, &want, &nw, &nf), "%s [%s]: reference run failed", what, pm->name);
+        if (!want) continue;
+        CHECK_MSG(nf == 0, "%s [%s]: reference run used %d fast kernels", what, pm->name, nf);
+        n_cases++;
+        n_fast_cases += wf;
+        for (int isa = GC_ISA_SCALAR; isa <= (int)gc_isa_detect(); isa++) {
+            gc_isa_force(isa);
+            for (int threads = 1; threads <= 3; threads += 2) {
+                float *got = NULL; size_t ng = 0;
+                bool ok = run(r, ins, n_in, pm, false, threads, &got, &ng, &nf);
+                CHECK_MSG(ok, "%s [%s]: fast run failed (isa %s)", what, pm->name, gc_isa_name((gc_isa)isa));
+                if (ok) {
+                    CHECK_MSG(nf == (wf ? 1 : 0), "%s [%s]: isa %s: %d fast kernels, expected %d", what, pm->name,
+                              gc_isa_name((gc_isa)isa), nf, wf ? 1 : 0);
+                    CHECK_MSG(ng == nw, "%s [%s]: %zu bytes vs %zu", what, pm->name, ng, nw);
+                    size_t d = ng == nw ? first_diff(got, want, nw / 4) : 0;
+                    CHECK_MSG(d == nw / 4, "%s [%s]: isa %s, %d threads: output[%zu] = %.9g, reference %.9g", what,
+                              pm->name, gc_isa_name((gc_isa)isa), threads, d, d < nw / 4 ? (double)got[d] : 0.0,
+                              d < nw / 4 ? (double)want[d] : 0.0);
+                }
+                free(got);
             }
-            free(got);
         }
+        gc_isa_force(-1);
+        free(want);
     }
-    gc_isa_force(-1);
-    free(want);
+}
+static void compare(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast, const char *what) {
+    compare2(r, ins, n_in, want_fast, want_fast, what);
 }
 
 static int32_t out_dim(int32_t in, int32_t k, int32_t s, int32_t d, bool same) {
@@ -103,7 +130,9 @@ static int32_t out_dim(int32_t in, int32_t k, int32_t s, int32_t d, bool same) {
 }
 
 /* One CONV_2D (dw = false) or DEPTHWISE_CONV_2D case. x_special: put Inf / NaN into x;
- * w_inf: an Inf weight. */
+ * w_inf: an Inf weight; w_big (conv_case_big): a weight of 70000, finite in fp32 and Inf
+ * once rounded to half. */
+static bool w_big;
 static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int mult, int KH, int KW, int sh, int sw,
                       int dh, int dwl, bool same, int act, bool bias, bool x_special, bool w_inf) {
     int ICg = C / G, OC = dw ? C * mult : G * OCg;
@@ -113,6 +142,7 @@ static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int m
     float *x = fill(nx, 2.0f), *w = fill(nw, 1.0f), *b = fill((size_t)OC, 0.5f);
     if (x_special && nx > 2) { x[nx / 2] = INFINITY; x[nx / 3] = NAN; x[0] = -INFINITY; }
     if (w_inf) w[nw / 2] = INFINITY;
+    if (w_big) w[nw / 3] = 70000.0f;
     kt_tensor ins[3] = {
         KT_IN(GC_T_FLOAT32, 4, KT_S(B, H, W, C), x),
         dw ? (kt_tensor)KT_C(GC_T_FLOAT32, 4, KT_S(1, KH, KW, OC), w) : (kt_tensor)KT_C(GC_T_FLOAT32, 4, KT_S(OC, KH, KW, ICg), w),
@@ -142,11 +172,12 @@ static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int m
     bool pad = pt > 0 || pl > 0 || (OH - 1) * sh - (pt > 0 ? pt : 0) + (KH - 1) * dh >= H ||
                (OW - 1) * sw - (pl > 0 ? pl : 0) + (KW - 1) * dwl >= W;
     bool want_fast = dw ? mult == 1 : !(w_inf && pad);
+    bool want_fast16 = dw ? mult == 1 : !((w_inf || w_big) && pad);
     char what[256];
-    snprintf(what, sizeof what, "%s B%d %dx%dx%d G%d OCg%d m%d k%dx%d s%dx%d d%dx%d %s act%d bias%d xs%d winf%d",
+    snprintf(what, sizeof what, "%s B%d %dx%dx%d G%d OCg%d m%d k%dx%d s%dx%d d%dx%d %s act%d bias%d xs%d winf%d wbig%d",
              dw ? "DEPTHWISE" : "CONV", B, H, W, C, G, OCg, mult, KH, KW, sh, sw, dh, dwl, same ? "SAME" : "VALID", act,
-             bias, x_special, w_inf);
-    compare(&r, ins, 3, want_fast, what);
+             bias, x_special, w_inf, w_big);
+    compare2(&r, ins, 3, want_fast, want_fast16, what);
     gc_model_free(r.m);
     free(x); free(w); free(b);
 }
@@ -174,6 +205,51 @@ GC_TEST(kernels_fast_conv_edges) {
     conv_case(false, 1, 8, 8, 4, 1, 16, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, true);      /* Inf, padding: reference */
     conv_case(false, 1, 8, 8, 4, 1, 16, 1, 3, 3, 1, 1, 1, 1, false, 0, true, false, true);     /* Inf, VALID: fast */
     conv_case(false, 2, 9, 9, 6, 2, 5, 1, 2, 3, 2, 1, 2, 1, true, 2, false, true, false);      /* Inf / NaN in x */
+    /* a weight past the half range: Inf in the fp16 modes, so padding taps refuse the fast path there */
+    w_big = true;
+    conv_case(false, 1, 8, 8, 4, 1, 16, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(false, 1, 8, 8, 4, 1, 16, 1, 3, 3, 1, 1, 1, 1, false, 0, true, false, false);
+    w_big = false;
+    /* 1..4 input channels: the native runtime sums in half (its small convs), a 3-channel stem */
+    for (int ic = 1; ic <= 4; ic++) conv_case(false, 1, 13, 11, ic, 1, 8 + ic * 5, 1, 3, 3, 2, 2, 1, 1, true, 3, true, false, false);
+    conv_case(false, 1, 33, 31, 3, 1, 16, 1, 3, 3, 2, 2, 1, 1, true, 3, true, false, false);
+}
+
+/* The native runtime's small conv sums in half and rounds acc + bias itself, before the
+ * saturating store: 65504 + 16 rounds to Inf there (and would store as 65504 unrounded). */
+GC_TEST(kernels_fast_small_conv_saturation) {
+    enum { H = 5, W = 6, OC = 19 };
+    float x[H * W], w[OC], b[OC];
+    for (int i = 0; i < H * W; i++) x[i] = i % 3 ? 255.875f : -255.875f;
+    for (int i = 0; i < OC; i++) { w[i] = 256.0f; b[i] = i % 2 ? 16.0f : 8.0f; }
+    kt_tensor ins[3] = { KT_IN(GC_T_FLOAT32, 4, KT_S(1, H, W, 1), x), KT_C(GC_T_FLOAT32, 4, KT_S(OC, 1, 1, 1), w),
+                         KT_C(GC_T_FLOAT32, 1, KT_S(OC), b) };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(1, H, W, OC)) };
+    kt_model r = kt_build(GC_OP_CONV_2D, GC_BO_Conv2DOptions, ins, 3, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_padding, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, 1);
+    compare(&r, ins, 3, true, "CONV 1x1, 65504 + bias");
+    float *got = NULL; size_t ng = 0; int nf = 0;
+    CHECK(run(&r, ins, 3, &modes[1], false, 1, &got, &ng, &nf));
+    /* pixel 0 (x < 0): -65504 + 8 -> -65504, -65504 + 16 (a tie) -> -65472; pixel 1: 65504 + 8 -> 65504,
+     * 65504 + 16 = 65520 -> Inf */
+    if (got) CHECK_MSG(got[0] == -65504.0f && got[1] == -65472.0f && got[OC] == 65504.0f && isinf(got[OC + 1]) &&
+                       got[OC + 1] > 0, "native fp16: %g %g %g %g", (double)got[0], (double)got[1], (double)got[OC],
+                       (double)got[OC + 1]);
+    free(got);
+    gc_model_free(r.m);
+}
+
+/* 3x3 stride-1 convolutions with >= 61 channels each way and >= 32 output tiles: the
+ * native fp16 mode runs them as Winograd F(4x4, 3x3) in half (fast: per-point GEMMs and
+ * vectorised transforms), the other modes as plain convolutions. Channel tails, partial
+ * tiles at the bottom and right, padding, two images, activations, no bias. */
+GC_TEST(kernels_fast_winograd) {
+    conv_case(false, 1, 24, 24, 64, 1, 64, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(false, 2, 22, 26, 61, 1, 70, 1, 3, 3, 1, 1, 1, 1, true, 3, false, false, false);
+    conv_case(false, 1, 30, 27, 67, 1, 65, 1, 3, 3, 1, 1, 1, 1, false, 1, true, false, false);
+    conv_case(false, 1, 23, 25, 64, 1, 64, 1, 3, 3, 1, 1, 1, 1, true, 2, true, true, false);    /* Inf / NaN in x */
 }
 
 GC_TEST(kernels_fast_depthwise_random) {
@@ -260,6 +336,10 @@ GC_TEST(kernels_fast_fully_connected) {
         fc_case(irand(0, 2) == 0 ? 1 : irand(1, 21), irand(1, 70), irand(1, 70), irand(0, 3), irand(0, 1), irand(0, 4) == 0);
     fc_case(1, 300, 257, 0, 1, false);
     fc_case(70, 200, 70, 3, 1, false);            /* big enough to be split over 3 threads */
+    fc_case(1, 128, 64, 0, 1, false);             /* one row, four panels, whole groups of four slices */
+    fc_case(1, 37, 200, 1, 0, false);             /* slices of 4 and a tail of 1 */
+    fc_case(32, 128, 128, 0, 1, false);
+    fc_case(3, 70, 70, 0, 1, true);               /* run-time weights, packed per eval */
     fc_case(9, 33, 5, 3, 2, false);               /* run-time bias: the reference */
 }
 
@@ -300,4 +380,55 @@ GC_TEST(kernels_fast_isa_levels) {
     CHECK(gc_isa_active() <= hw);
     CHECK(!strcmp(gc_isa_name(GC_ISA_AVX2), "avx2"));
     printf("  (cpu: %s; %d cases compared so far)\n", gc_isa_name(hw), n_cases);
+}
+
+/* Values past the half range (inputs and weights x 300: sums of up to ~10^7): the fast
+ * kernels round their outputs themselves, the native runtime's store saturating at
+ * +-65504, the others' going to +-Inf, exactly as the core does after the reference. */
+static int n_sat, n_inf;
+static int count_node(int32_t op, const gc_tview *outs, int n, void *user) {
+    (void)op; (void)user;
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; outs[i].dtype == GC_T_FLOAT32 && k < outs[i].nbytes / 4; k++) {
+            float v = ((const float *)outs[i].data)[k];
+            n_sat += v == 65504.0f || v == -65504.0f;
+            n_inf += isinf(v) != 0;
+        }
+    return 0;
+}
+GC_TEST(kernels_fast_big_values) {
+    big = 300.0f;
+    conv_case(false, 1, 9, 11, 8, 1, 20, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(false, 1, 9, 11, 3, 1, 20, 1, 3, 3, 2, 1, 1, 1, true, 0, true, false, false);     /* native: in half */
+    conv_case(true, 1, 9, 11, 20, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(false, 1, 24, 24, 64, 1, 64, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, false); /* Winograd */
+    tconv_case(1, 5, 6, 20, 18, 3, 3, 2, 2, true, 0, true, false);
+    fc_case(5, 70, 40, 0, 1, false);
+    bmm_case(1, 2, 5, 40, 30, false, false, true);
+    /* and the native fast conv did saturate some outputs, the js one sent them to Inf */
+    float *x = fill(9 * 11 * 8, 2.0f), *w = fill(20 * 9 * 8, 1.0f);
+    kt_tensor ins[2] = { KT_IN(GC_T_FLOAT32, 4, KT_S(1, 9, 11, 8), x), KT_C(GC_T_FLOAT32, 4, KT_S(20, 3, 3, 8), w) };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(1, 9, 11, 20)) };
+    kt_model r = kt_build(GC_OP_CONV_2D, GC_BO_Conv2DOptions, ins, 2, outs, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, 1);
+    for (int mi = 1; mi <= 2; mi++) {
+        char err[256];
+        gc_interp_opts o = { .precision = modes[mi].prec, .gpu_runtime = modes[mi].rt, .signature = -1, .on_node = count_node };
+        gc_interp *it = gc_interp_new(r.m, &o, err, sizeof err);
+        CHECK(it && gc_interp_prepare(it) == GC_OK);
+        if (!it) continue;
+        memcpy(gc_interp_input(it, 0).data, x, sizeof(float) * 9 * 11 * 8);
+        n_sat = n_inf = 0;
+        CHECK(gc_interp_invoke(it) == GC_OK);
+        gc_interp_stats st;
+        gc_interp_stats_get(it, &st);
+        CHECK(st.n_fast == 1);
+        if (mi == 1) CHECK_MSG(n_sat > 0 && n_inf == 0, "native: %d saturated, %d Inf", n_sat, n_inf);
+        else CHECK_MSG(n_sat == 0 && n_inf > 0, "js: %d saturated, %d Inf", n_sat, n_inf);
+        gc_interp_free(it);
+    }
+    gc_model_free(r.m);
+    free(x); free(w);
+    big = 1.0f;
 }

@@ -327,15 +327,24 @@ static void blockwise_case(int rows, int K, int N, int block, int act, bool spec
     char what[96];
     snprintf(what, sizeof what, "FC blockwise INT4 %dx%d * [%d,%d]' block %d act%d", rows, K, N, K, block, act);
     const void *feeds[1] = { x };
-    /* the fast path exists from AVX2 up, for blocks of a multiple of 8 (else the reference runs) */
+    /* the fast path exists from AVX2 up, for blocks of a multiple of 8 (else the reference runs);
+     * in fp32 and the fp16 modes that sum in float (native, js: the half-rounded scales), not
+     * fp16-acc's half sums */
+    static const struct { gc_precision p; gc_f16_runtime rt; } precs[4] = {
+        { GC_PREC_FP32, GC_GPU_NATIVE }, { GC_PREC_FP16, GC_GPU_NATIVE }, { GC_PREC_FP16, GC_GPU_JS },
+        { GC_PREC_FP16_ACC, GC_GPU_NATIVE } };
+    for (int pi = 0; pi < 4; pi++)
     for (int qmode = 0; qmode <= 1; qmode++) {
+        qf_prec = precs[pi].p; qf_rt = precs[pi].rt;
+        const bool fast_here = precs[pi].p != GC_PREC_FP16_ACC;
         uint8_t *want = NULL, *got = NULL; size_t nw = 0, ng = 0; path p;
         CHECK_MSG(run(m, feeds, 1, true, 1, qmode, &want, &nw, &p), "%s: reference failed", what);
         for (int isa = GC_ISA_SCALAR; want && isa <= (int)gc_isa_detect(); isa++) {
             gc_isa_force(isa);
             if (run(m, feeds, 1, false, 1, qmode, &got, &ng, &p)) {
-                CHECK_MSG(p.n_fast == (isa >= GC_ISA_AVX2 && block % 8 == 0 ? 1 : 0), "%s: isa %s: %d fast", what, gc_isa_name((gc_isa)isa), p.n_fast);
-                CHECK_MSG(ng == nw && !memcmp(got, want, nw), "%s: isa %s mode %d: output differs", what,
+                CHECK_MSG(p.n_fast == (fast_here && isa >= GC_ISA_AVX2 && block % 8 == 0 ? 1 : 0), "%s: prec %d: isa %s: %d fast",
+                          what, pi, gc_isa_name((gc_isa)isa), p.n_fast);
+                CHECK_MSG(ng == nw && !memcmp(got, want, nw), "%s: prec %d: isa %s mode %d: output differs", what, pi,
                           gc_isa_name((gc_isa)isa), qmode);
             } else CHECK_MSG(false, "%s: fast run failed", what);
             free(got); got = NULL;
@@ -344,6 +353,7 @@ static void blockwise_case(int rows, int K, int N, int block, int act, bool spec
         free(want);
         n_cases++;
     }
+    qf_prec = GC_PREC_FP32; qf_rt = GC_GPU_NATIVE;
     gc_model_free(m);
     free(x); free(w); free(sc);
 }

@@ -32,12 +32,16 @@ static inline int32_t zp_for(int dt) { return dt == GC_T_INT8 ? irand(-128, 127)
 
 typedef struct { int n_fast, n_absorbed; } path;
 
+/* the precision run() uses (fp32 unless a test sets it) */
+static gc_precision qf_prec = GC_PREC_FP32;
+static gc_f16_runtime qf_rt = GC_GPU_NATIVE;
+
 /* Run the model; copy output 0 into *out (malloc'd). */
 static inline bool run(gc_model *m, const void *const *feeds, int n_feeds, bool ref, int threads, int qmode,
                 uint8_t **out, size_t *nbytes, path *p) {
     char err[512];
-    gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = -1, .threads = threads, .reference_kernels = ref,
-                         .qmode = (gc_qmode)qmode };
+    gc_interp_opts o = { .precision = qf_prec, .gpu_runtime = qf_rt, .signature = -1, .threads = threads,
+                         .reference_kernels = ref, .qmode = (gc_qmode)qmode };
     gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
     bool ok = it && gc_interp_prepare(it) == GC_OK;
     if (!ok) fprintf(stderr, "  prepare: %s\n", it ? gc_interp_errmsg(it) : err);

@@ -22,15 +22,20 @@
  * running over output channels innermost, on weights transposed once at prepare to
  * [KH][KW][IC][OC], so that the compiler can vectorise across output channels.
  *
- * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels, constant filter and
- * bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels, register-
- * blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with depth
- * multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV through
- * kernels/tconv_f32.h (one packed filter per output phase). All three are bit-identical to
- * the loops above (same order per output, no FMA); a filter with Inf / NaN weights where a
- * tap can fall outside the input takes the reference loops. The packed copy replaces the
- * transposed one, and the filter and bias are marked unread (node->unread_in) so that the
- * interpreter can give their memory back.
+ * Fast path (ctx->fast_float: fp32, fp16 or fp16-acc without opts.reference_kernels, constant
+ * filter and bias): CONV_2D through kernels/gemm_f32.h (filter packed once into panels,
+ * register-blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with
+ * depth multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV
+ * through kernels/tconv_f32.h (one packed filter per output phase). All three are
+ * bit-identical to the loops above (same order per output, no FMA); a filter with Inf /
+ * NaN weights (in the fp16 modes: after rounding to half) where a tap can fall outside
+ * the input takes the reference loops. In the fp16 modes the same kernels run on the
+ * half-rounded values: float sums as they are (GC_GEMM_F32 / GC_DWF_F32), sums in half
+ * (a16) in their GC_GEMM_H16 / GC_DWF_H16 mode, which keeps every rounding of the loops
+ * below; the native runtime's Winograd convs take winograd16_fast.c. The packed copy
+ * replaces the transposed one, and the filter and bias are marked unread
+ * (node->unread_in) so that the interpreter can give their memory back (in fp16, the
+ * half-rounded copy of the filter; Winograd reads only its transformed filter).
  *
  * 8-bit fast path (ctx->fast, int8 / uint8 input and filter, INT32 bias or none, CONV_2D
  * without groups, DEPTHWISE_CONV_2D with multiplier 1): kernels/qconv8.h (qgemm8.h: packed
@@ -65,7 +70,8 @@
  * input channels per group, other CONV_2D and TRANSPOSE_CONV, DEPTHWISE_CONV_2D. A
  * CONV_2D that ML Drift runs as Winograd F(4x4, 3x3) (model.winograd and
  * gc_wino16_eligible) goes through kernels/winograd16.c on transformed weights made
- * from the file's float32 filter. fp16-acc: every conv sums in half as above.
+ * from the file's float32 filter (its fast path, winograd16_fast.c, with ctx->fast_float).
+ * fp16-acc: every conv sums in half as above.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"
@@ -116,7 +122,7 @@ typedef struct {
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
     int wino_slot;                      /* scratch: one gc_wino16 worker area per thread */
-    /* fp32 fast path (ctx->fast; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
+    /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
 #ifndef GC_FP64_BUILD
     gc_convf *fast;                     /* CONV_2D: packed filter and geometry, else NULL */
     gc_dwf *dwf;                        /* DEPTHWISE_CONV_2D, else NULL */
@@ -398,9 +404,10 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
         gc_act_range_f(d->act, &d->lo, &d->hi);
         size_t wbytes = (size_t)K * (size_t)d->OC * sizeof(float);
 #ifndef GC_FP64_BUILD
-        if (ctx->fast && w->known && (!b || b->known)) GC_TRY(fast_prepare(ctx, n, d, w, b, K));
-        if (d->fast || d->dwf || d->tcf) {
-            /* the fast kernels read only their own packed copy */
+        GC_TRY(fp16_prepare(ctx, n, d, w));           /* d->a16; Winograd: d->wino */
+        if (ctx->fast_float && !d->wino && w->known && (!b || b->known)) GC_TRY(fast_prepare(ctx, n, d, w, b, K));
+        if (d->fast || d->dwf || d->tcf || d->wino) {
+            /* the fast kernels read only their own packed copy; Winograd its transformed one */
         } else
 #endif
         if (w->known && d->kind == K_DW) {
@@ -413,9 +420,6 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
         } else if (d->kind != K_DW) {
             d->w_slot = gc_ctx_scratch(ctx, n, wbytes);
         }
-#ifndef GC_FP64_BUILD
-        GC_TRY(fp16_prepare(ctx, n, d, w));
-#endif
     } else {
         GC_UNSUP(ctx, gc_is_qint(x->dtype), "input type %s is not supported", gc_type_name(x->dtype));
         GC_TRY(quant_prepare(ctx, n, d, x, w, b, y, (int)K));
@@ -446,8 +450,9 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
     if (!c) return GC_ERR_NOMEM;
     *c = (gc_tconvf){ .Bn = d->B, .H = d->H, .W = d->W, .C = d->C, .OH = d->OH, .OW = d->OW, .OC = d->OC,
                       .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw, .pt = d->pt, .pl = d->pl,
-                      .lo = d->lo, .hi = d->hi };
+                      .lo = d->lo, .hi = d->hi, .h16 = d->a16 };
     if (!gc_tconvf_exact(c, wf) || d->sh > 64 || d->sw > 64) return GC_OK;
+    const gc_gemm_mode mode = d->a16 ? GC_GEMM_H16 : GC_GEMM_F32;
     const int32_t nph = d->sh * d->sw;
     c->ph = gc_ctx_alloc(ctx, (size_t)nph * sizeof *c->ph);
     c->nky = gc_ctx_alloc(ctx, (size_t)d->sh * sizeof(int32_t));
@@ -463,7 +468,7 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
             int32_t T = c->nky[py] * c->nkx[px];
             if (T > c->max_taps) c->max_taps = T;
             if (!T) continue;
-            size_t nf = gc_gemm_b_layout(&c->ph[py * d->sw + px], (gc_isa)ctx->isa, 1, T * d->C, d->OC);
+            size_t nf = gc_gemm_b_layout_mode(&c->ph[py * d->sw + px], (gc_isa)ctx->isa, mode, 1, T * d->C, d->OC);
             GC_UNSUP(ctx, nf > 0 && total <= SIZE_MAX / sizeof(float) - nf, "filter too large to pack");
             total += nf;
             if ((size_t)T * (size_t)d->C > maxk) maxk = (size_t)T * (size_t)d->C;
@@ -471,7 +476,7 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
         }
     if (!any) return GC_OK;                    /* no taps at all: the reference */
     bool fresh;
-    float *mem = gc_ctx_derived(ctx, wf, 70 + ctx->isa, d->sh * 256 + d->sw, (int64_t)d->KH * 65536 + d->KW,
+    float *mem = gc_ctx_derived(ctx, wf, 70 + ctx->isa + 100 * mode, d->sh * 256 + d->sw, (int64_t)d->KH * 65536 + d->KW,
                                 total * sizeof(float), &fresh);
     float *pbias = gc_ctx_alloc(ctx, gc_gemm_bias_floats(any) * sizeof(float));
     float *tmp = fresh ? malloc(maxk * (size_t)d->OC * sizeof(float)) : NULL;
@@ -482,7 +487,7 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
             gc_gemm_b *pb = &c->ph[py * d->sw + px];
             if (!pb->ks) continue;
             gc_gemm_b_bind(pb, mem + off);
-            off += gc_gemm_b_layout(&(gc_gemm_b){ 0 }, (gc_isa)ctx->isa, 1, pb->K, pb->N);
+            off += gc_gemm_b_layout_mode(&(gc_gemm_b){ 0 }, (gc_isa)ctx->isa, mode, 1, pb->K, pb->N);
             if (fresh) gc_tconvf_pack(c, wf, py, px, tmp);
         }
     free(tmp);
@@ -493,6 +498,7 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->tcf = c;
     n->fast = true;
+    n->own_store = ctx->fp16;                     /* fast_eval rounds the rows (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 3;             /* filter and bias: packed copies */
     return GC_OK;
 }
@@ -508,7 +514,9 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
         n->fast = true;
-        *d->dwf = (gc_dwf){ .isa = ctx->isa, .w = wf, .bias = bias, .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
+        n->own_store = ctx->fp16;                 /* fast_eval rounds the rows (ctx->store) */
+        *d->dwf = (gc_dwf){ .isa = ctx->isa, .mode = d->a16 ? GC_DWF_H16 : GC_DWF_F32, .w = wf, .bias = bias,
+                            .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
                             .OH = d->OH, .OW = d->OW, .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw,
                             .dh = d->dh, .dw = d->dw, .pt = d->pt, .pl = d->pl, .lo = d->lo, .hi = d->hi };
         return GC_OK;
@@ -518,10 +526,11 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (!gc_convf_exact(wf, (size_t)K * (size_t)d->OC, pad)) return GC_OK;
     gc_convf *c = gc_ctx_alloc(ctx, sizeof *c);
     if (!c) return GC_ERR_NOMEM;
-    size_t nf = gc_gemm_b_layout(&c->b, (gc_isa)ctx->isa, d->G, (int32_t)K, d->OC / d->G);
+    const gc_gemm_mode mode = d->a16 ? GC_GEMM_H16 : GC_GEMM_F32;
+    size_t nf = gc_gemm_b_layout_mode(&c->b, (gc_isa)ctx->isa, mode, d->G, (int32_t)K, d->OC / d->G);
     GC_UNSUP(ctx, nf > 0, "filter of %d x %lld is too large to pack", (int)d->OC, (long long)K);
     bool fresh;
-    float *mem = gc_ctx_derived(ctx, w->data, 60 + ctx->isa, d->G, K, nf * sizeof(float), &fresh);
+    float *mem = gc_ctx_derived(ctx, w->data, 60 + ctx->isa + 100 * mode, d->G, K, nf * sizeof(float), &fresh);
     float *pb = gc_ctx_alloc(ctx, gc_gemm_bias_floats(&c->b) * sizeof(float));
     if (!mem || !pb) return GC_ERR_NOMEM;
     gc_gemm_b_bind(&c->b, mem);
@@ -538,6 +547,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
     n->fast = true;
+    n->own_store = ctx->fp16;                     /* fast_eval rounds the tiles (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
     return GC_OK;
 }
@@ -553,6 +563,10 @@ static void fast_job_run(void *arg, int64_t t0, int64_t t1, int w) {
 }
 
 static void fast_eval(gc_ctx *ctx, const conv_data *d, gc_node *n, const float *x, float *y) {
+    /* fp16: the outputs rounded to half as they are computed (n->own_store) */
+    if (d->fast) d->fast->b.store = ctx->store;
+    else if (d->tcf) d->tcf->store = ctx->store;
+    else d->dwf->store = ctx->store;
     int64_t units = d->fast ? gc_convf_tiles(d->fast) : d->tcf ? gc_tconvf_tiles(d->tcf) : gc_dwf_tiles(d->dwf);
     double work = (double)d->B * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == K_DW ? 1 : d->ICg);
     if (d->tcf) work /= (double)d->sh * d->sw;
@@ -588,10 +602,17 @@ static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w) {
     if (!d->wino) return GC_ERR_NOMEM;
     gc_wino16_setup(d->wino, d->B, d->H, d->W, d->C, d->OH, d->OW, d->OC, d->pt, d->pl,
                     hm->conv, d->lo, d->hi, true);
+    /* fast (ctx->fast_float): U packed per point, one GEMM per point and block of tiles */
+    const bool fast = ctx->fast_float && gc_wino16_set_fast(d->wino, (gc_isa)ctx->isa);
     bool fresh;
-    d->wino->u = gc_ctx_derived(ctx, w->data, 40, d->OC, d->C, gc_wino16_u_floats(d->wino) * sizeof(float), &fresh);
+    d->wino->u = gc_ctx_derived(ctx, w->data, fast ? 41 + ctx->isa : 40, d->OC, d->C,
+                                gc_wino16_u_floats(d->wino) * sizeof(float), &fresh);
     if (!d->wino->u) return GC_ERR_NOMEM;
     if (fresh) gc_wino16_weights(d->wino, g);
+    else if (fast) gc_gemm_b_bind(&d->wino->pu, d->wino->u);
+    n->fast = fast;
+    n->own_store = fast;                          /* the fast path rounds its tiles (ctx->store) */
+    n->unread_in = 1u << 1;                       /* the filter: eval reads only U */
     int nt = ctx->threads > 0 ? ctx->threads : 1;
     d->wino_slot = gc_ctx_scratch(ctx, n, gc_wino16_scratch_floats(d->wino) * sizeof(float) * (size_t)nt);
     return d->wino_slot < 0 ? GC_ERR_NOMEM : GC_OK;
@@ -1000,6 +1021,14 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
     if (d->dt == GC_T_FLOAT32) {
 #ifndef GC_FP64_BUILD
         if (d->fast || d->dwf || d->tcf) { fast_eval(ctx, d, n, (const float *)x->data, (float *)y->data); return GC_OK; }
+        if (d->wino) {
+            d->wino->store = ctx->store;
+            wino_job wj = { d, (const float *)x->data, b ? (const float *)b->data : NULL, (float *)y->data,
+                            (float *)n->scratch[d->wino_slot], gc_wino16_scratch_floats(d->wino) };
+            int64_t ty = d->wino->tiles_y;
+            gc_ctx_for(ctx, ty, gc_ctx_chunk(ctx, ty, row_work(d) * d->OH / (double)(ty > 0 ? ty : 1)), wino_job_run, &wj);
+            return GC_OK;
+        }
 #endif
         const float *wt = d->wt;
         if (!wt) {
@@ -1012,15 +1041,6 @@ static gc_status conv_eval(gc_ctx *ctx, gc_node *n) {
         }
         const float *bias = b ? (const float *)b->data : NULL;
         if (d->kind == K_TCONV) { tconv_ref(ctx, d, x, y, wt, bias, NULL); return GC_OK; }
-#ifndef GC_FP64_BUILD
-        if (d->wino) {
-            wino_job wj = { d, (const float *)x->data, bias, (float *)y->data, (float *)n->scratch[d->wino_slot],
-                            gc_wino16_scratch_floats(d->wino) };
-            int64_t ty = d->wino->tiles_y;
-            gc_ctx_for(ctx, ty, gc_ctx_chunk(ctx, ty, row_work(d) * d->OH / (double)(ty > 0 ? ty : 1)), wino_job_run, &wj);
-            return GC_OK;
-        }
-#endif
         conv_job j = { d, d->a16, (const float *)x->data, wt, bias, (float *)y->data,
                        (char *)n->scratch[d->acc_slot], (size_t)d->OC * 8 + 64 };
         int64_t rows = (int64_t)d->B * d->OH;

@@ -1,10 +1,14 @@
 /* dwconv_f32.c — the fast float32 DEPTHWISE_CONV_2D (dwconv_f32.h): per output row,
  * per block of VW channels, blocks of PX output pixels whose every tap lies inside the
  * image (no checks), the rest one pixel at a time skipping the taps outside. One body per
- * instruction set: AVX-512F (VW 16), AVX2 (VW 8), portable C (VW 8).
+ * instruction set: AVX-512F (VW 16), AVX2 (VW 8), portable C (VW 8). Every body takes a
+ * compile-time `h` (mode GC_DWF_H16): the step acc + x w becomes r(acc + r(x w)) and the
+ * output r(acc + bias) (kernels/f16_simd.h; the AVX2 body then needs F16C).
  */
 #include "interp/kernels/dwconv_f32.h"
 #include "interp/kernels/cpu_isa.h"
+#include "interp/kernels/f16_simd.h"
+#include "interp/fp16.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,7 +33,7 @@ static void interior(const gc_dwf *c, int32_t *a, int32_t *b) {
 enum { SW = 8 };
 
 static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                             int32_t c0, int32_t nc) {
+                             int32_t c0, int32_t nc, const bool h) {
     float acc[PX][SW];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
     for (int p = 0; p < np; p++)
@@ -49,7 +53,7 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
                 const float *xp = xq;
                 for (int32_t j = 0; j < nc; j++) {
                     const float pr = xp[j] * wk[j];
-                    acc[p][j] = acc[p][j] + pr;
+                    acc[p][j] = h ? gc_f16_round_inline(acc[p][j] + gc_f16_round_inline(pr)) : acc[p][j] + pr;
                 }
             }
         }
@@ -58,6 +62,7 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
         float *yp = r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0;
         for (int32_t j = 0; j < nc; j++) {
             float v = acc[p][j] + (c->bias ? c->bias[c0 + j] : 0.0f);
+            if (h) v = gc_f16_round_inline(v);
             yp[j] = v < c->lo ? c->lo : v > c->hi ? c->hi : v;
         }
     }
@@ -66,7 +71,7 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
 /* Pixel groups outer, channel blocks inner (a pixel's channels are contiguous). Blocks
  * of PX pixels; the last block starts at OW - PX and may overlap the one before, which
  * writes the same values again. Blocks that reach a border check every tap. */
-#define DW_ROW(PXF, VW, MASK_T, MASK)                                                   \
+#define DW_ROW(PXF, VW, MASK_T, MASK, H)                                                \
     for (int32_t ox = 0; ox < c->OW;) {                                                  \
         const bool full = c->OW >= PX;                                                   \
         if (full && ox + PX > c->OW) ox = c->OW - PX;                                    \
@@ -74,17 +79,17 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
         for (int32_t c0 = 0; c0 < c->C; c0 += VW) {                                      \
             const int32_t nc = c->C - c0 < VW ? c->C - c0 : VW;                         \
             const MASK_T k = MASK;                                                       \
-            if (!full) PXF(c, r, ox, 1, true, c0, k);                                    \
-            else if (chk) PXF(c, r, ox, PX, true, c0, k);                                \
-            else PXF(c, r, ox, PX, false, c0, k);                                        \
+            if (!full) PXF(c, r, ox, 1, true, c0, k, H);                                 \
+            else if (chk) PXF(c, r, ox, PX, true, c0, k, H);                             \
+            else PXF(c, r, ox, PX, false, c0, k, H);                                     \
         }                                                                                \
         ox += full ? PX : 1;                                                             \
     }
 
-static void row_scalar(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc) }
+static void row_scalar(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, false) }
+static void row_scalar_h(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, true) }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
-#include <immintrin.h>
+#ifdef GC_HAVE_F16_SIMD
 #define INL static inline __attribute__((always_inline))
 
 /* ---- AVX-512F ---------------------------------------------------------------------------- */
@@ -98,19 +103,25 @@ INL T512 void st512(float *p, __m512 v, __mmask16 k, const bool tail) {
     if (tail) _mm512_mask_storeu_ps(p, k, v);
     else _mm512_storeu_ps(p, v);
 }
+/* acc + x w, or r(acc + r(x w)) */
+INL T512 __m512 mac512(__m512 acc, __m512 x, __m512 w, const bool h) {
+    return h ? gc_h16_add_512(acc, _mm512_mul_ps(x, w)) : _mm512_add_ps(acc, _mm512_mul_ps(x, w));
+}
 INL T512 void out512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, int32_t c0, __mmask16 k,
-                     const bool tail, const __m512 *acc) {
+                     const bool tail, const __m512 *acc, const bool h) {
     const __m512 bv = c->bias ? ld512(c->bias + c0, k, tail) : _mm512_setzero_ps();
     const __m512 lo = _mm512_set1_ps(c->lo), hi = _mm512_set1_ps(c->hi);
 #pragma GCC unroll 8
-    for (int p = 0; p < np; p++)
-        st512(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0,
-              _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(acc[p], bv))), k, tail);
+    for (int p = 0; p < np; p++) {
+        __m512 v = _mm512_add_ps(acc[p], bv);
+        if (h) v = gc_r16c_512(v);
+        st512(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0, _mm512_min_ps(hi, _mm512_max_ps(lo, v)), k, tail);
+    }
 }
 
 /* Any geometry: np pixels, each tap loaded per pixel. */
 INL T512 void px_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                     int32_t c0, __mmask16 k, const bool tail) {
+                     int32_t c0, __mmask16 k, const bool tail, const bool h) {
     __m512 acc[PX];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
 #pragma GCC unroll 8
@@ -128,17 +139,17 @@ INL T512 void px_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np,
                 const int32_t ix = ix0 + p * c->sw;
                 if (check && (ix < 0 || ix >= c->W)) continue;
                 const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
-                acc[p] = _mm512_add_ps(acc[p], _mm512_mul_ps(ld512(xq, k, tail), wv));
+                acc[p] = mac512(acc[p], ld512(xq, k, tail), wv, h);
             }
         }
     }
-    out512(c, r, ox, np, c0, k, tail, acc);
+    out512(c, r, ox, np, c0, k, tail, acc, h);
 }
 
 /* One pixel, NB full blocks of 16 channels side by side (NB independent sums in flight:
  * rows shorter than PX pixels, such as a KH x 1 filter over a W = 1 image, would else run
  * one dependent chain per block), taps checked as px_512 does. */
-INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32_t c0, const int NB) {
+INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32_t c0, const int NB, const bool h) {
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int b = 0; b < NB; b++) acc[b] = _mm512_setzero_ps();
@@ -153,15 +164,16 @@ INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32
             const float *wk = c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0;
 #pragma GCC unroll 4
             for (int b = 0; b < NB; b++)
-                acc[b] = _mm512_add_ps(acc[b], _mm512_mul_ps(_mm512_loadu_ps(xq + 16 * b), _mm512_loadu_ps(wk + 16 * b)));
+                acc[b] = mac512(acc[b], _mm512_loadu_ps(xq + 16 * b), _mm512_loadu_ps(wk + 16 * b), h);
         }
     }
 #pragma GCC unroll 4
     for (int b = 0; b < NB; b++) {
         const __m512 bv = c->bias ? _mm512_loadu_ps(c->bias + c0 + 16 * b) : _mm512_setzero_ps();
         const __m512 lo = _mm512_set1_ps(c->lo), hi = _mm512_set1_ps(c->hi);
-        _mm512_storeu_ps(r->yr + (size_t)ox * (size_t)c->C + (size_t)c0 + 16 * b,
-                         _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(acc[b], bv))));
+        __m512 v = _mm512_add_ps(acc[b], bv);
+        if (h) v = gc_r16c_512(v);
+        _mm512_storeu_ps(r->yr + (size_t)ox * (size_t)c->C + (size_t)c0 + 16 * b, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
     }
 }
 
@@ -170,7 +182,7 @@ INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32
  * reads slot p*SWc + kx*DLc). With `check`, slots outside the image are not loaded and
  * their taps are skipped, as in the reference. */
 INL T512 void win_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int SWc, const int KWc, const int DLc,
-                      const bool check, int32_t c0, __mmask16 k, const bool tail) {
+                      const bool check, int32_t c0, __mmask16 k, const bool tail, const bool h) {
     enum { MAXWIN = 17 };
     const int NWIN = (PX - 1) * SWc + (KWc - 1) * DLc + 1;
     __m512 acc[PX], xw[MAXWIN];
@@ -194,11 +206,11 @@ INL T512 void win_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int SW
             for (int p = 0; p < PX; p++) {
                 const int j = p * SWc + kx * DLc;
                 if (check && (col0 + j < 0 || col0 + j >= c->W)) continue;
-                acc[p] = _mm512_add_ps(acc[p], _mm512_mul_ps(xw[j], wv));
+                acc[p] = mac512(acc[p], xw[j], wv, h);
             }
         }
     }
-    out512(c, r, ox, PX, c0, k, tail, acc);
+    out512(c, r, ox, PX, c0, k, tail, acc, h);
 }
 
 /* The geometries with a window kernel: stride 1 or 2, 3 or 5 taps, dilation 1 or 2. */
@@ -211,18 +223,18 @@ static int win_kind(const gc_dwf *c) {
 }
 
 INL T512 void blk_512(const gc_dwf *c, const dw_row *r, int32_t ox, int kind, const bool check, int32_t c0,
-                      __mmask16 k, const bool tail) {
+                      __mmask16 k, const bool tail, const bool h) {
     switch (kind) {
-    case 1: win_512(c, r, ox, 1, 3, 1, check, c0, k, tail); break;
-    case 2: win_512(c, r, ox, 1, 3, 2, check, c0, k, tail); break;
-    case 3: win_512(c, r, ox, 2, 3, 1, check, c0, k, tail); break;
-    case 4: win_512(c, r, ox, 1, 5, 1, check, c0, k, tail); break;
-    default: px_512(c, r, ox, PX, check, c0, k, tail); break;
+    case 1: win_512(c, r, ox, 1, 3, 1, check, c0, k, tail, h); break;
+    case 2: win_512(c, r, ox, 1, 3, 2, check, c0, k, tail, h); break;
+    case 3: win_512(c, r, ox, 2, 3, 1, check, c0, k, tail, h); break;
+    case 4: win_512(c, r, ox, 1, 5, 1, check, c0, k, tail, h); break;
+    default: px_512(c, r, ox, PX, check, c0, k, tail, h); break;
     }
 }
 
 /* Blocks of PX pixels as DW_ROW; full channel blocks unmasked, the last one masked. */
-T512 static void row_512(const gc_dwf *c, const dw_row *r) {
+INL T512 void row_512_(const gc_dwf *c, const dw_row *r, const bool h) {
     const int kind = win_kind(c);
     for (int32_t ox = 0; ox < c->OW;) {
         const bool full = c->OW >= PX;
@@ -234,27 +246,34 @@ T512 static void row_512(const gc_dwf *c, const dw_row *r) {
             const bool tail = nc < 16;
             if (!full && c->C - c0 >= 32) {                   /* 2..4 full blocks at once */
                 const int nb = (c->C - c0) / 16 >= 4 ? 4 : (c->C - c0) / 16;
-                if (nb == 4) px1_blocks_512(c, r, ox, c0, 4);
-                else if (nb == 3) px1_blocks_512(c, r, ox, c0, 3);
-                else px1_blocks_512(c, r, ox, c0, 2);
+                if (nb == 4) px1_blocks_512(c, r, ox, c0, 4, h);
+                else if (nb == 3) px1_blocks_512(c, r, ox, c0, 3, h);
+                else px1_blocks_512(c, r, ox, c0, 2, h);
                 c0 += 16 * (nb - 1);
                 continue;
             }
-            if (!full) { if (tail) px_512(c, r, ox, 1, true, c0, k, true); else px_512(c, r, ox, 1, true, c0, k, false); }
-            else if (tail) { if (chk) blk_512(c, r, ox, kind, true, c0, k, true); else blk_512(c, r, ox, kind, false, c0, k, true); }
-            else if (chk) blk_512(c, r, ox, kind, true, c0, k, false);
-            else blk_512(c, r, ox, kind, false, c0, k, false);
+            if (!full) { if (tail) px_512(c, r, ox, 1, true, c0, k, true, h); else px_512(c, r, ox, 1, true, c0, k, false, h); }
+            else if (tail) { if (chk) blk_512(c, r, ox, kind, true, c0, k, true, h); else blk_512(c, r, ox, kind, false, c0, k, true, h); }
+            else if (chk) blk_512(c, r, ox, kind, true, c0, k, false, h);
+            else blk_512(c, r, ox, kind, false, c0, k, false, h);
         }
         ox += full ? PX : 1;
     }
 }
+T512 static void row_512(const gc_dwf *c, const dw_row *r) { row_512_(c, r, false); }
+T512 static void row_512_h(const gc_dwf *c, const dw_row *r) { row_512_(c, r, true); }
 
 /* ---- AVX2 ---------------------------------------------------------------------------------- */
 
-#define T256 __attribute__((target("avx2")))
+/* avx2 with f16c, for the H16 steps (every AVX2 CPU has F16C; the H16 rows are only
+ * called when gc_f16_have_f16c says so) */
+#define T256H GC_T256H
 
-INL T256 void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                     int32_t c0, __m256i k) {
+/* acc + x w, or r(acc + r(x w)) (needs F16C) */
+#define MAC256(acc, x, w, h) ((h) ? gc_h16_add_256((acc), _mm256_mul_ps((x), (w))) : _mm256_add_ps((acc), _mm256_mul_ps((x), (w))))
+
+INL T256H void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
+                      int32_t c0, __m256i k, const bool h) {
     __m256 acc[PX];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
 #pragma GCC unroll 8
@@ -273,7 +292,7 @@ INL T256 void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np,
                 if (check && (ix < 0 || ix >= c->W)) continue;
                 const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
                 const __m256 xv = _mm256_maskload_ps(xq, k);
-                acc[p] = _mm256_add_ps(acc[p], _mm256_mul_ps(xv, wv));
+                acc[p] = MAC256(acc[p], xv, wv, h);
             }
         }
     }
@@ -281,13 +300,18 @@ INL T256 void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np,
     const __m256 lo = _mm256_set1_ps(c->lo), hi = _mm256_set1_ps(c->hi);
 #pragma GCC unroll 8
     for (int p = 0; p < np; p++) {
-        __m256 v = _mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_add_ps(acc[p], bv)));
+        __m256 v = _mm256_add_ps(acc[p], bv);
+        if (h) v = gc_r16c_256(v);
+        v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
         _mm256_maskstore_ps(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0, k, v);
     }
 }
 
-T256 static void row_256(const gc_dwf *c, const dw_row *r) {
-    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)))
+T256H static void row_256(const gc_dwf *c, const dw_row *r) {
+    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), false)
+}
+T256H static void row_256_h(const gc_dwf *c, const dw_row *r) {
+    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), true)
 }
 #endif
 
@@ -303,10 +327,13 @@ void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t
         r.xb = x + (size_t)b * (size_t)c->H * (size_t)c->W * (size_t)c->C;
         r.yr = y + ((size_t)b * (size_t)c->OH + (size_t)oy) * (size_t)c->OW * (size_t)c->C;
         r.iy0 = oy * c->sh - c->pt;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
-        if (c->isa == GC_ISA_AVX512) { row_512(c, &r); continue; }
-        if (c->isa == GC_ISA_AVX2) { row_256(c, &r); continue; }
+        const bool h = c->mode == GC_DWF_H16;
+#ifdef GC_HAVE_F16_SIMD
+        if (c->isa == GC_ISA_AVX512) (h ? row_512_h : row_512)(c, &r);
+        else if (c->isa == GC_ISA_AVX2 && (!h || gc_f16_have_f16c())) (h ? row_256_h : row_256)(c, &r);
+        else
 #endif
-        row_scalar(c, &r);
+        (h ? row_scalar_h : row_scalar)(c, &r);
+        if (c->store) gc_f16_store(c->store, r.yr, (size_t)c->OW * (size_t)c->C);
     }
 }

@@ -17,8 +17,16 @@
 
 #include <stdint.h>
 
+/* GC_DWF_F32: as above; GC_DWF_H16: every step in half, acc = r(acc + r(x w)) from +0.0f
+ * over the same taps in the same order, then r(acc + bias) (or r(acc + 0.0f)) and the
+ * clamp: conv.c dw_f32 with a16 (fp16-acc), bit for bit (kernels/f16_simd.h). */
+enum { GC_DWF_F32 = 0, GC_DWF_H16 = 1 };
+
 typedef struct {
     int isa;                    /* gc_isa (cpu_isa.h) */
+    int mode;                   /* GC_DWF_* */
+    int store;                  /* GC_F16_STORE_* (fp16.h): round each output row to half
+                                   once computed (0: leave it) */
     const float *w;             /* [KH][KW][C] */
     const float *bias;          /* [C] or NULL */
     int32_t Bn, H, W, C, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;

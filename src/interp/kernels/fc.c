@@ -41,9 +41,11 @@
  * 8-bit fast path (ctx->fast; kernels/qconv8.h, qgemm8.h, bit-identical): quantized
  *   FULLY_CONNECTED with INT8 / UINT8 input and weights and an INT32 bias (or none) as a 1x1
  *   conv over its rows; INT8 BATCH_MATMUL with b packed at each eval.
- * fp32 fast path (ctx->fast: fp32 without opts.reference_kernels): float FULLY_CONNECTED
- *   (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h, weights packed once into
- *   panels (per eval when the graph computes them), bit-identical to the loops above;
+ * Float fast path (ctx->fast_float: fp32, fp16 or fp16-acc without opts.reference_kernels):
+ *   float FULLY_CONNECTED (constant bias) and BATCH_MATMUL through kernels/gemm_f32.h,
+ *   weights packed once into panels (per eval when the graph computes them), bit-identical
+ *   to the loops above; in the fp16 modes on the half-rounded values, in the mode of the
+ *   sums below (GC_GEMM_F32, GC_GEMM_H16 for sums in half, GC_GEMM_SLICE for GC_ACC_SLICE);
  *   row tiles split over ctx->threads.
  */
 #include "interp/interp_impl.h"
@@ -84,7 +86,7 @@ typedef struct fc_data {
     gc_f32 *hs;                 /* per unit weight scale */
     int q_slot;                 /* scratch: one quantized row of x */
 #ifndef GC_FP64_BUILD
-    /* fp32 fast path (ctx->fast; gemm_f32.h, bit-identical): the packed weights replace wt */
+    /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, bit-identical): the packed weights replace wt */
     gc_gemm_b *pb;              /* NULL: the reference loops */
     float *pbias;               /* the bias padded to the panels */
 #endif
@@ -117,16 +119,19 @@ static void gemm_split(gc_ctx *ctx, const gc_gemm_b *b, const float *bias, float
 /* fp32: lay out (and, for constant weights, pack once) W [N][K] for gemm_f32.h; the bias
  * must be constant (else the reference runs). */
 static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, gc_rt *b) {
-    if (!ctx->fast || (b && !b->known)) return GC_OK;
+    if (!ctx->fast_float || (b && !b->known)) return GC_OK;
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
     GC_UNSUP(ctx, d->N <= INT32_MAX && d->K <= INT32_MAX, "weights [%lld, %lld] out of range", (long long)d->N, (long long)d->K);
-    size_t nf = gc_gemm_b_layout(pb, (gc_isa)ctx->isa, 1, (int32_t)d->K, (int32_t)d->N);
+    /* fp16: fc_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_SLICE) */
+    const gc_gemm_mode mode = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16) ? GC_GEMM_H16
+                            : ctx->hm && ctx->hm->fc == GC_ACC_SLICE ? GC_GEMM_SLICE : GC_GEMM_F32;
+    size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "weights [%lld, %lld] are too large to pack", (long long)d->N, (long long)d->K);
     float *mem;
     if (w->known) {
         bool fresh;
-        mem = gc_ctx_derived(ctx, w->data, 63 + ctx->isa, d->N, d->K, nf * sizeof(float), &fresh);
+        mem = gc_ctx_derived(ctx, w->data, 63 + ctx->isa + 100 * mode, d->N, d->K, nf * sizeof(float), &fresh);
         if (!mem) return GC_ERR_NOMEM;
         gc_gemm_b_bind(pb, mem);
         if (fresh) gc_gemm_pack_nk(pb, (const float *)w->data, d->K);
@@ -140,6 +145,7 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     gc_gemm_pack_bias(pb, b ? (const float *)b->data : NULL, d->pbias);
     d->pb = pb;
     n->fast = true;
+    n->own_store = ctx->fp16;                  /* fc_eval rounds the row tiles (ctx->store) */
     if (w->known) n->unread_in = 1u << 1 | 1u << 2;   /* weights and bias: packed copies */
     return GC_OK;
 }
@@ -341,7 +347,9 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
 #ifndef GC_FP64_BUILD
     /* fast path (qfc4.h): int8 weights in panels of 16 units, block scales beside them; the
      * XNNPACK mode sums a block in int32, which holds it while block * 255 * 8 < 2^31 */
-    if (ctx->fast && gc_qfc4_level_ok(ctx->isa) && d->block % 8 == 0 && (!d->xnn || d->block < (1 << 20))) {
+    /* fp16 (native, js): the same float sums on the half-rounded scales; not fp16-acc (half sums) */
+    if ((ctx->fast || (ctx->fast_float && !ctx->acc16)) && gc_qfc4_level_ok(ctx->isa) && d->block % 8 == 0 &&
+        (!d->xnn || d->block < (1 << 20))) {
         gc_qfc4 *f = gc_ctx_alloc(ctx, sizeof *f);
         if (!f) return GC_ERR_NOMEM;
         const int64_t P = (d->N + 15) / 16, NB = d->K / d->block;
@@ -651,6 +659,7 @@ static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
 #ifndef GC_FP64_BUILD
         if (d->pb) {
             if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
+            d->pb->store = ctx->store;
             gemm_split(ctx, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
             return GC_OK;
         }
@@ -688,7 +697,7 @@ typedef struct {
     int q_slot, row_slot;
     const float *bf;            /* fp16 modes: b dequantized (the float path reads it) */
 #ifndef GC_FP64_BUILD
-    /* fp32 fast path (ctx->fast; gemm_f32.h, bit-identical) */
+    /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, bit-identical) */
     gc_gemm_b *pb;              /* layout of one matrix of b; NULL: the reference loops */
     float *pconst;              /* constant b: every matrix packed at prepare, pstride floats apart */
     size_t pstride;
@@ -822,18 +831,20 @@ static gc_status bmm_hybrid_eval(gc_ctx *ctx, gc_node *n) {
  * (once per distinct matrix in a row of batches); a transposed to [M][K] first with adj_x. */
 static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_rt *b = n->in[1];
-    if (!ctx->fast || d->M <= 0 || d->K <= 0 || d->N <= 0) return GC_OK;
+    if (!ctx->fast_float || d->M <= 0 || d->K <= 0 || d->N <= 0) return GC_OK;
     GC_UNSUP(ctx, d->K <= INT32_MAX && d->N <= INT32_MAX, "matrices [%lld, %lld] out of range", (long long)d->K, (long long)d->N);
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
-    size_t nf = gc_gemm_b_layout(pb, (gc_isa)ctx->isa, 1, (int32_t)d->K, (int32_t)d->N);
+    /* fp16: bmm_eval's sums (fp16-acc and GC_ACC_F16: every step in half) */
+    const gc_gemm_mode mode = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16) ? GC_GEMM_H16 : GC_GEMM_F32;
+    size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "right-hand side [%lld, %lld] is too large to pack", (long long)d->K, (long long)d->N);
     d->pstride = nf - 16;                  /* one matrix's panels (a multiple of the alignment) */
     if (b->known) {
         uint64_t nm = gc_numel(b) / (uint64_t)(d->K * d->N);
         GC_UNSUP(ctx, nm >= 1 && nm <= (SIZE_MAX / sizeof(float) - 16) / d->pstride, "right-hand side too large to pack");
         bool fresh;
-        float *mem = gc_ctx_derived(ctx, b->data, 66 + ctx->isa + (d->adj_y ? 3 : 0), d->K, d->N,
+        float *mem = gc_ctx_derived(ctx, b->data, 66 + ctx->isa + (d->adj_y ? 3 : 0) + 100 * mode, d->K, d->N,
                                     ((size_t)nm * d->pstride + 16) * sizeof(float), &fresh);
         if (!mem) return GC_ERR_NOMEM;
         gc_gemm_b_bind(pb, mem);
@@ -858,6 +869,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     }
     d->pb = pb;
     n->fast = true;
+    n->own_store = ctx->fp16;                      /* bmm_fast_eval rounds the row tiles (ctx->store) */
     if (d->pconst) n->unread_in = 1u << 1;         /* b: packed at prepare */
     return GC_OK;
 }
@@ -911,6 +923,7 @@ static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
 static void bmm_fast_eval(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
+    d->pb->store = ctx->store;                 /* fp16: the row tiles rounded as stored (n->own_store) */
     bmm_job j = { d, (const float *)a->data, (const float *)b->data, NULL, d->pconst, (float *)y->data,
                   gc_gemmf_tiles(d->pb, M) };
     if (!d->pconst) {

@@ -5,26 +5,39 @@
  */
 #include "interp/kernels/gemm_f32.h"
 #include "interp/kernels/gemm_f32_ukr.h"
+#include "interp/fp16.h"
 
 #include <math.h>
 #include <string.h>
 
 enum { MAX_MR = GC_GEMM_MAX_MR };
 
-static const gc_ukr_set *set_for(gc_isa isa, int32_t N) {
+static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
+    if (mode != GC_GEMM_F32) {
+        const bool h = mode == GC_GEMM_H16;
+        if (isa == GC_ISA_AVX512 && N > 8) return h ? gc_ukr_h16_avx512() : gc_ukr_slice_avx512();
+        if (isa >= GC_ISA_AVX2 && gc_f16_have_f16c()) return h ? gc_ukr_h16_avx2() : gc_ukr_slice_avx2();
+        return h ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
+    }
     if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_avx512();
     if (isa >= GC_ISA_AVX2) return gc_ukr_avx2();
 #else
     (void)isa; (void)N;
+    if (mode != GC_GEMM_F32) return mode == GC_GEMM_H16 ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
 #endif
     return gc_ukr_scalar();
 }
 
 size_t gc_gemm_b_layout(gc_gemm_b *b, gc_isa isa, int32_t G, int32_t K, int32_t N) {
+    return gc_gemm_b_layout_mode(b, isa, GC_GEMM_F32, G, K, N);
+}
+
+size_t gc_gemm_b_layout_mode(gc_gemm_b *b, gc_isa isa, gc_gemm_mode mode, int32_t G, int32_t K, int32_t N) {
     memset(b, 0, sizeof *b);
     if (G <= 0 || K <= 0 || N <= 0) return 0;
-    b->ks = set_for(isa, N);
+    b->ks = set_for(isa, mode, N);
+    b->mode = (int32_t)mode;
     b->G = G; b->K = K; b->N = N;
     b->PW = b->ks->PW; b->MR = b->ks->MR;
     b->P = (int32_t)(((int64_t)N + b->PW - 1) / b->PW);
@@ -80,22 +93,26 @@ void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out) {
             out[(size_t)g * per + n] = bias && n < (size_t)b->N ? bias[(size_t)g * (size_t)b->N + n] : 0.0f;
 }
 
-/* The panels of group g for one tile: pairs through the two-panel kernel, a last odd
- * one through the one-panel kernel. */
+/* The panels of group g for one tile: pairs through the two-panel kernel (single rows:
+ * fours where the set has a four-panel kernel), a last odd one through the one-panel
+ * kernel. */
 static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
     const gc_ukr_set *ks = b->ks;
     const bool r1 = u->mr == 1;
     u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
-    for (int32_t p = 0; p < b->P; p += u->nc > b->PW ? 2 : 1) {
-        const bool two = p + 1 < b->P && (r1 || ks->two);      /* a set without `two`: one at a time */
+    for (int32_t p = 0; p < b->P;) {
+        int np = 1;                                             /* a set without `two`: one at a time */
+        if (r1 && ks->four_r1 && p + 3 < b->P) np = 4;
+        else if (p + 1 < b->P && (r1 || ks->two)) np = 2;
         int64_t nleft = (int64_t)b->N - (int64_t)p * b->PW;
-        int64_t nmax = (two ? 2 : 1) * (int64_t)b->PW;
+        int64_t nmax = np * (int64_t)b->PW;
         u->nc = (int32_t)(nleft < nmax ? nleft : nmax);
         u->w = panel(b, g, p);
         u->bias = bias ? bias + ((size_t)g * (size_t)b->P + (size_t)p) * (size_t)b->PW : NULL;
         u->y = y + (size_t)p * (size_t)b->PW;
-        (two ? (r1 ? ks->two_r1 : ks->two) : (r1 ? ks->one_r1 : ks->one))(u);
+        (np == 4 ? ks->four_r1 : np == 2 ? (r1 ? ks->two_r1 : ks->two) : (r1 ? ks->one_r1 : ks->one))(u);
+        p += np;
     }
 }
 
@@ -120,6 +137,7 @@ void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
         for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
         u.mr = (int32_t)mr;
         tile_panels(b, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
+        for (int64_t m = 0; b->store && m < mr; m++) gc_f16_store(b->store, y + (size_t)(m0 + m) * (size_t)ldy, (size_t)b->N);
     }
 }
 
@@ -206,5 +224,6 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
             u.a_off = (int64_t)g * ICg;
             tile_panels(&c->b, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
+        if (c->b.store) gc_f16_store(c->b.store, yt, (size_t)mr * (size_t)c->OC);
     }
 }

@@ -16,6 +16,20 @@
  * 0 * w is not NaN: gc_convf_exact refuses filters with Inf or NaN weights when the conv
  * has padding taps (the caller then runs the reference kernel).
  *
+ * The fp16 modes' half arithmetic (gc_gemm_b.mode, chosen at layout; the same packing,
+ * kernels gemm_h16_*.c; r() = rounding to the nearest half, gc_f16_round's bits):
+ *   GC_GEMM_F32    as above;
+ *   GC_GEMM_H16    every multiply-add in half: acc = r(acc + r(a w)) from +0.0f in the same
+ *                  order, then r(acc + bias) (nothing without a bias), then the clamp: the
+ *                  reference loops with a16 (fp16-acc; the native runtime's small convs);
+ *   GC_GEMM_SLICE  ML Drift's F32_F16 scheme: per tap, slices of 4 channels from the tap's
+ *                  first: part = r(part + r(a w)) from +0.0f over the slice, acc = acc + part
+ *                  in float, then acc + bias (or nothing) and the clamp, unrounded: fc.c's
+ *                  GC_ACC_SLICE loop (FULLY_CONNECTED: one tap, slices of k).
+ * Both are bit-identical to the reference loops that use gc_f16_madd_n, with the same
+ * refusal of Inf / NaN filters where taps read the zero row (r(acc + r(0 w)) = acc then,
+ * acc being +0 or a half, never -0).
+ *
  * Threads: every entry point computes a range of tiles [t0, t1) on the calling thread
  * and writes only those tiles' outputs; a tile's results do not depend on the range it
  * is computed in, so any split over threads gives the same bits.
@@ -35,9 +49,14 @@ struct gc_ukr_set;
 /* B (the weights) packed for one kernel set: G groups of a K x N matrix each, split into
  * P = ceil(N / PW) panels of PW columns: w[((g*P + p)*K + k)*PW + c] = B_g[k][p*PW + c],
  * zero for p*PW + c >= N. 64-byte aligned. */
+typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2 } gc_gemm_mode;
+
 typedef struct {
     const struct gc_ukr_set *ks;
     int32_t G, K, N, PW, P, MR;
+    int32_t mode;               /* gc_gemm_mode */
+    int32_t store;              /* gc_gemmf_run / gc_convf_run: GC_F16_STORE_* (fp16.h): round
+                                   each tile's outputs to half once computed (0: leave them) */
     float *w;
 } gc_gemm_b;
 
@@ -45,6 +64,9 @@ typedef struct {
  * panels waste fewer lanes) and return the floats to allocate for the weights (with
  * room for the 64-byte alignment), 0 when the sizes overflow. */
 size_t gc_gemm_b_layout(gc_gemm_b *b, gc_isa isa, int32_t G, int32_t K, int32_t N);
+/* The same for a mode (gc_gemm_b_layout is GC_GEMM_F32). The half modes' kernels need
+ * F16C at the AVX2 level (else the portable ones, 4-float panels). */
+size_t gc_gemm_b_layout_mode(gc_gemm_b *b, gc_isa isa, gc_gemm_mode mode, int32_t G, int32_t K, int32_t N);
 /* Point b->w into `mem` (gc_gemm_b_layout's floats). */
 void gc_gemm_b_bind(gc_gemm_b *b, float *mem);
 /* Fill the panels from B_g[k][n] = src[(g*N + n)*ld + k] (a filter [G*N][K] with row

@@ -86,6 +86,6 @@ T512 static void k_one(const gc_ukr_args *g) { body16(g); }
 T512 static void k_two_r1(const gc_ukr_args *g) { row1(g, 2); }
 T512 static void k_one_r1(const gc_ukr_args *g) { row1(g, 1); }
 
-static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1 };
+static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL };
 const gc_ukr_set *gc_ukr_avx512(void) { return &set; }
 #endif

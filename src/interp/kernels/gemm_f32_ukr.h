@@ -16,9 +16,10 @@
  * channels, or a zero row for a tap outside the image. Rows m >= mr must still point at
  * readable memory (the drivers repeat row 0); their results are computed and dropped.
  * Panels are [K][PW] floats, 64-byte aligned, the second one `pstride` floats after the
- * first; lanes past nc hold zeros. The ISA files provide each a set: kernels for one and
- * two panels, for a full tile of MR rows and for a single row (mr == 1: FULLY_CONNECTED
- * with one row, matrix-vector products), so a one-row call does not compute MR rows.
+ * first (panel i at w + i * pstride); lanes past nc hold zeros. The ISA files provide each
+ * a set: kernels for one and two panels (single rows: four as well, where a set has them),
+ * for a full tile of MR rows and for a single row (mr == 1: FULLY_CONNECTED with one row,
+ * matrix-vector products), so a one-row call does not compute MR rows.
  */
 #ifndef GC_GEMM_F32_UKR_H
 #define GC_GEMM_F32_UKR_H
@@ -47,13 +48,23 @@ typedef struct gc_ukr_set {
     int32_t PW, MR;             /* panel width (floats), rows per full tile */
     gc_ukr_fn two, one;         /* MR rows x 2 panels (NULL: none, one panel at a time) / x 1 panel */
     gc_ukr_fn two_r1, one_r1;   /* 1 row */
+    gc_ukr_fn four_r1;          /* 1 row x 4 panels (the panels at w + i * pstride, bias + i * PW,
+                                   y + i * PW), or NULL: pairs */
 } gc_ukr_set;
 
 const gc_ukr_set *gc_ukr_scalar(void);
+/* the half-arithmetic modes (gemm_f32.h GC_GEMM_H16 / GC_GEMM_SLICE; gemm_h16_*.c): the
+ * same panel widths as the float sets of their level, so the packed layout is shared */
+const gc_ukr_set *gc_ukr_h16_scalar(void);
+const gc_ukr_set *gc_ukr_slice_scalar(void);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #define GC_HAVE_X86_KERNELS 1
 const gc_ukr_set *gc_ukr_avx2(void);
 const gc_ukr_set *gc_ukr_avx512(void);
+const gc_ukr_set *gc_ukr_h16_avx2(void);          /* AVX2 + F16C */
+const gc_ukr_set *gc_ukr_slice_avx2(void);
+const gc_ukr_set *gc_ukr_h16_avx512(void);
+const gc_ukr_set *gc_ukr_slice_avx512(void);
 #endif
 
 #endif

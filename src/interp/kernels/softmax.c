@@ -17,7 +17,13 @@
  *   (the smallest float whose expf is not 0, found at prepare by bisection on this libm's
  *   own expf: about -103.97; the double build: exp's, about -745.13) give +0 without the
  *   call: the same bits, as exp is monotonic (tests/c/test_interp_threads.c checks it).
- * Rows are split over the pool (each row computed as above on one thread).
+ * Native fp16 (half_math): e_i = r(exp(r(r(x_i - m) beta))), s = sum e_i in float in
+ *   order, y_i = e_i r(1 / s), each rounding over the whole row at once
+ *   (gc_f16_round_copy: F16C, the same bits); an argument below -17.5 gives e_i = +0
+ *   without calling expf: exp(-17.5) < 2.6e-8 is below 2^-25, half of the smallest half,
+ *   so any expf within 10% rounds to +0 there.
+ * Rows are split over the pool (each row computed as above on one thread); in the fp16
+ *   modes each row is stored as half as soon as it is computed (node->own_store).
  */
 #include "interp/interp_impl.h"
 
@@ -61,6 +67,8 @@ static gc_status softmax_prepare(gc_ctx *ctx, gc_node *n) {
         float s = -x->scale * d->beta;
         for (int v = 0; v < 256; v++) d->table[255 - v] = expf(s * (float)v);
     }
+    /* fp16: each float row is stored as half once computed, in cache (softmax_rows) */
+    n->own_store = ctx->fp16 && x->dtype == GC_T_FLOAT32;
     /* fp32 SOFTMAX: one row of kept positions per worker (softmax_rows) */
     d->idx_slot = -1;
     if (x->dtype == GC_T_FLOAT32 && n->code == GC_OP_SOFTMAX) {
@@ -115,20 +123,29 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             float norm = sqrtf(s);
             if (norm < 1e-6f) norm = 1e-6f;
             for (uint64_t i = 0; i < L; i++) b[i] = a[i] / norm;
+#ifndef GC_FP64_BUILD
+            gc_f16_store(ctx->store, b, (size_t)L);          /* fp16: stored as half (own_store) */
+#endif
             continue;
         }
         const float m = row_max(a, L);
         float s = 0;
+#ifndef GC_FP64_BUILD
         if (code == GC_OP_SOFTMAX && ctx->hm && ctx->hm->half_math) {
-            /* native fp16: exp(x - max) in half, the sum in float, times r(1 / sum) */
-            for (uint64_t i = 0; i < L; i++) {
-                float t = gc_f16_round(gc_f16_round(a[i] - m) * d->beta);
-                b[i] = t < zb ? 0.0f : gc_f16_round(expf(t));
-                s += b[i];
-            }
+            /* native fp16: exp(x - max) in half, the sum in float, times r(1 / sum); each
+             * rounding over the row at once (F16C), expf skipped where r(exp) is +0 */
+            for (uint64_t i = 0; i < L; i++) b[i] = a[i] - m;
+            gc_f16_round_copy(b, b, (size_t)L);
+            for (uint64_t i = 0; i < L; i++) b[i] = b[i] * d->beta;
+            gc_f16_round_copy(b, b, (size_t)L);
+            for (uint64_t i = 0; i < L; i++) b[i] = b[i] < -17.5f ? 0.0f : expf(b[i]);
+            gc_f16_round_copy(b, b, (size_t)L);
+            for (uint64_t i = 0; i < L; i++) s += b[i];
             float inv = gc_f16_round(1.0f / s);
             for (uint64_t i = 0; i < L; i++) b[i] = b[i] * inv;
-        } else if (code == GC_OP_SOFTMAX) {
+        } else
+#endif
+        if (code == GC_OP_SOFTMAX) {
             for (uint64_t i = 0; i < L; i++) b[i] = (a[i] - m) * d->beta;         /* vectorised */
             /* s + 0 == s: s starts at +0 and only grows, so the zero terms are not added */
             if (!acc16) {
@@ -156,6 +173,9 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             float ls = logf(s);
             for (uint64_t i = 0; i < L; i++) b[i] = (a[i] - m) - ls;
         }
+#ifndef GC_FP64_BUILD
+        gc_f16_store(ctx->store, b, (size_t)L);              /* fp16: stored as half (own_store) */
+#endif
     }
 }
 

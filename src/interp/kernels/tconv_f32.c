@@ -3,6 +3,7 @@
  * through gc_gemm_tile with one row pointer per tap.
  */
 #include "interp/kernels/tconv_f32.h"
+#include "interp/fp16.h"
 
 #include <math.h>
 
@@ -48,6 +49,7 @@ void gc_tconvf_run(const gc_tconvf *c, const float *x, float *y, void *scratch, 
                 for (int32_t ox = ox0; ox < c->OW; ox += c->sw)
                     for (int32_t oc = 0; oc < c->OC; oc++) {
                         float v = 0.0f + c->bias[oc];
+                        if (c->h16) v = gc_f16_round_inline(v);
                         yr[(size_t)ox * c->OC + oc] = v < c->lo ? c->lo : v > c->hi ? c->hi : v;
                     }
                 continue;
@@ -75,5 +77,6 @@ void gc_tconvf_run(const gc_tconvf *c, const float *x, float *y, void *scratch, 
                              (int64_t)c->sw * c->OC);
             }
         }
+        if (c->store) gc_f16_store(c->store, yr, (size_t)c->OW * (size_t)c->OC);
     }
 }

@@ -13,7 +13,9 @@
  * Exactness: BIT-IDENTICAL to the reference (each output's products added one at a time
  * in the same order, no FMA, + bias or +0.0f, the same clamp; a phase with no taps gives
  * clamp(0.0f + bias)), given finite weights (a tap outside the input reads the zero row:
- * gemm_f32.h); gc_tconvf_exact says whether the filter qualifies.
+ * gemm_f32.h); gc_tconvf_exact says whether the filter qualifies. With the phases packed
+ * for GC_GEMM_H16 (h16) it is the reference's fp16-acc scatter, r(y + r(x w)) per term in
+ * the same order and r(y + bias) at the end, bit for bit as well.
  *
  * Threads: gc_tconvf_run computes output rows [t0, t1) (row = b * OH + oy).
  */
@@ -33,6 +35,10 @@ typedef struct {
     const float *bias;          /* OC floats padded to the panels (gc_gemm_pack_bias) */
     const float *zero;          /* C zeros */
     int32_t max_taps;
+    bool h16;                   /* the phases' GEMM mode is GC_GEMM_H16 (fp16-acc): a phase
+                                   without taps gives clamp(r(0.0f + bias)) */
+    int store;                  /* GC_F16_STORE_* (fp16.h): round each output row to half once
+                                   computed (0: leave it) */
 } gc_tconvf;
 
 /* Taps of row phase p (stride s, kernel k): ky = p + s*(n-1-i), i = 0..n-1 (descending). */

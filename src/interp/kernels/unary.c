@@ -182,6 +182,48 @@ static float f_half(int32_t code, const unary_data *d, float x) {
     }
 #undef R
 }
+
+/* f_half over x[0, n) into y for LOGISTIC, HARD_SWISH and GELU (erf form), step by step
+ * over blocks of the array: every rounding of a block at once (gc_f16_round_copy, F16C),
+ * the libm calls one by one; the same operations on every element as f_half, so the same
+ * bits. LOGISTIC skips expf where r(exp(t)) is known: t > 11.2 gives +inf (exp(11.2) >
+ * 73000, past 65520 for any expf within 10%), t < -17.5 gives +0 (exp(-17.5) < 2^-25).
+ * y may be x. false: another op or form (f_half per element then). */
+static bool half_block(int32_t code, const unary_data *d, const float *x, float *y, uint64_t n) {
+    if (code != GC_OP_LOGISTIC && code != GC_OP_HARD_SWISH && !(code == GC_OP_GELU && !d->approximate)) return false;
+    enum { NB = 256 };
+    float t[NB], u[NB];
+    const float c6 = gc_f16_round_inline(1.0f / 6.0f), cs = gc_f16_round_inline(0.7071067811865476f);
+    for (uint64_t k = 0; k < n; k += NB) {
+        const size_t nb = n - k < NB ? (size_t)(n - k) : NB;
+        const float *a = x + k;
+        float *b = y + k;
+        if (code == GC_OP_LOGISTIC) {                   /* 1 / r(1 + r(exp(-x))) */
+            for (size_t i = 0; i < nb; i++) { float v = -a[i]; t[i] = v > 11.2f ? INFINITY : v < -17.5f ? 0.0f : expf(v); }
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) t[i] = 1.0f + t[i];
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) b[i] = 1.0f / t[i];
+        } else if (code == GC_OP_HARD_SWISH) {          /* x clamp(r(r(x r(1/6)) + 0.5), 0, 1) */
+            for (size_t i = 0; i < nb; i++) t[i] = a[i] * c6;
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) t[i] = t[i] + 0.5f;
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) { float v = t[i]; v = v < 0 ? 0 : v > 1 ? 1 : v; b[i] = a[i] * v; }
+        } else {                                        /* r(x / 2) r(1 + r(erf(r(x r(1/sqrt 2))))) */
+            for (size_t i = 0; i < nb; i++) t[i] = a[i] * cs;
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) t[i] = erff(t[i]);
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) t[i] = 1.0f + t[i];
+            gc_f16_round_copy(t, t, nb);
+            for (size_t i = 0; i < nb; i++) u[i] = 0.5f * a[i];
+            gc_f16_round_copy(u, u, nb);
+            for (size_t i = 0; i < nb; i++) b[i] = u[i] * t[i];
+        }
+    }
+    return true;
+}
 #endif
 
 /* elements [i0, i1) */
@@ -198,6 +240,7 @@ GC_CLONES static void unary_range(gc_ctx *ctx, const gc_node *n, uint64_t i0, ui
 #ifndef GC_FP64_BUILD
         if (ctx->hm && ctx->hm->half_math &&
             (n->code == GC_OP_LOGISTIC || n->code == GC_OP_HARD_SWISH || n->code == GC_OP_GELU)) {
+            if (half_block(n->code, d, a + i0, b + i0, i1 - i0)) return;
             for (uint64_t i = i0; i < i1; i++) b[i] = f_half(n->code, d, a[i]);
             return;
         }

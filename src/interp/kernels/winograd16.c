@@ -81,6 +81,8 @@ void gc_wino16_setup(gc_wino16 *w, int32_t B, int32_t H, int32_t W, int32_t C, i
     w->B = B; w->H = H; w->W = W; w->C = C; w->OH = OH; w->OW = OW; w->OC = OC;
     w->pt = pt; w->pl = pl; w->acc = acc; w->lo = lo; w->hi = hi;
     w->tiles_y = (OH + 3) / 4; w->tiles_x = (OW + 3) / 4;
+    w->fast = false; w->isa = 0;                  /* the reference, until gc_wino16_set_fast */
+    memset(&w->pu, 0, sizeof w->pu);
     bt_matrix(w->bt);
     t_matrix(6, 4, w->at);
     w->half = half;
@@ -90,9 +92,40 @@ void gc_wino16_setup(gc_wino16 *w, int32_t B, int32_t H, int32_t W, int32_t C, i
     }
 }
 
-size_t gc_wino16_u_floats(const gc_wino16 *w) { return (size_t)36 * (size_t)w->C * (size_t)w->OC; }
+size_t gc_wino16_u_floats(const gc_wino16 *w) {
+    if (w->fast) return gc_gemm_b_layout_mode(&(gc_gemm_b){ 0 }, (gc_isa)w->isa, w->pu.mode, 36, w->C, w->OC);
+    return (size_t)36 * (size_t)w->C * (size_t)w->OC;
+}
+
+bool gc_wino16_set_fast(gc_wino16 *w, gc_isa isa) {
+    if (!w->half) return false;
+    gc_gemm_mode mode = w->acc == GC_ACC_F16 ? GC_GEMM_H16 : GC_GEMM_F32;
+    if (!gc_gemm_b_layout_mode(&w->pu, isa, mode, 36, w->C, w->OC)) return false;
+    w->fast = true;
+    w->isa = (int)isa;
+    return true;
+}
+
+/* U = (G g) G^T for output channel o, input channel c: out[36] */
+static void transform_filter(const float *gm, const float *gt, const float *g, size_t C, size_t o, size_t c, float *out) {
+    float in[9], tmp[18];
+    for (int k = 0; k < 9; k++) in[k] = g[(o * 9 + (size_t)k) * C + c];
+    for (int y = 0; y < 6; y++)                   /* (G g) [6][3] */
+        for (int x = 0; x < 3; x++) {
+            float s = 0.0f;
+            for (int i = 0; i < 3; i++) s += gm[y * 3 + i] * in[i * 3 + x];
+            tmp[y * 3 + x] = s;
+        }
+    for (int y = 0; y < 6; y++)                   /* (G g) G^T [6][6] */
+        for (int x = 0; x < 6; x++) {
+            float s = 0.0f;
+            for (int i = 0; i < 3; i++) s += tmp[y * 3 + i] * gt[i * 6 + x];
+            out[y * 6 + x] = s;
+        }
+}
 
 void gc_wino16_weights(gc_wino16 *w, const float *g) {
+    if (w->fast) { gc_wino16_weights_fast(w, g); return; }
     float gt[18], gm[18];                       /* G^T [3][6]; G [6][3] */
     t_matrix(6, 3, gt);
     for (int y = 0; y < 3; y++)
@@ -100,25 +133,33 @@ void gc_wino16_weights(gc_wino16 *w, const float *g) {
     const size_t C = (size_t)w->C, OC = (size_t)w->OC;
     for (size_t o = 0; o < OC; o++)
         for (size_t c = 0; c < C; c++) {
-            float in[9], tmp[18];
-            for (int k = 0; k < 9; k++) in[k] = g[(o * 9 + (size_t)k) * C + c];
-            for (int y = 0; y < 6; y++)                   /* (G g) [6][3] */
-                for (int x = 0; x < 3; x++) {
-                    float s = 0.0f;
-                    for (int i = 0; i < 3; i++) s += gm[y * 3 + i] * in[i * 3 + x];
-                    tmp[y * 3 + x] = s;
-                }
-            for (int y = 0; y < 6; y++)                   /* (G g) G^T [6][6] */
-                for (int x = 0; x < 6; x++) {
-                    float s = 0.0f;
-                    for (int i = 0; i < 3; i++) s += tmp[y * 3 + i] * gt[i * 6 + x];
-                    w->u[((size_t)(y * 6 + x) * C + c) * OC + o] = w->half ? gc_f16_round(s) : s;
-                }
+            float t[36];
+            transform_filter(gm, gt, g, C, o, c, t);
+            for (int p = 0; p < 36; p++) w->u[((size_t)p * C + c) * OC + o] = w->half ? gc_f16_round(t[p]) : t[p];
+        }
+}
+
+/* The fast path: the same values, packed (gemm_f32.h's layout: group p, panel o / PW,
+ * row c, lane o % PW; the lanes past OC stay zero). */
+void gc_wino16_weights_fast(gc_wino16 *w, const float *g) {
+    float gt[18], gm[18];
+    t_matrix(6, 3, gt);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 6; x++) gm[x * 3 + y] = gt[y * 6 + x];
+    gc_gemm_b_bind(&w->pu, w->u);
+    const size_t C = (size_t)w->C, OC = (size_t)w->OC, PW = (size_t)w->pu.PW, P = (size_t)w->pu.P;
+    memset(w->pu.w, 0, (size_t)36 * P * PW * C * sizeof(float));
+    for (size_t o = 0; o < OC; o++)
+        for (size_t c = 0; c < C; c++) {
+            float t[36];
+            transform_filter(gm, gt, g, C, o, c, t);
+            for (size_t p = 0; p < 36; p++) w->pu.w[((p * P + o / PW) * C + c) * PW + o % PW] = gc_f16_round(t[p]);
         }
 }
 
 /* scratch: d [36][C], I [36][C], V [36][C], M [36][OC], J [24][OC], t [4][OC], out [OC] */
 size_t gc_wino16_scratch_floats(const gc_wino16 *w) {
+    if (w->fast) return gc_wino16_scratch_floats_fast(w);
     return (size_t)108 * (size_t)w->C + (size_t)(36 + 24 + 4 + 1 + 1) * (size_t)w->OC;
 }
 
@@ -132,6 +173,7 @@ static void madd_(bool half, float *acc, float c, const float *v, size_t n, bool
 
 void gc_wino16_run(const gc_wino16 *w, const float *x, const float *bias, float *y, float *scratch,
                    int32_t ty0, int32_t ty1) {
+    if (w->fast) { gc_wino16_run_fast(w, x, bias, y, scratch, ty0, ty1); return; }
     const size_t C = (size_t)w->C, OC = (size_t)w->OC;
     float *d = scratch, *I = d + 36 * C, *V = I + 36 * C, *M = V + 36 * C;
     float *J = M + 36 * OC, *t = J + 24 * OC, *out = t + 4 * OC, *zero = out + OC;

@@ -1,0 +1,163 @@
+/* gemm_h16_avx512.c — the AVX-512F microkernels of the half-arithmetic GEMM modes
+ * (gemm_f32.h: GC_GEMM_H16, GC_GEMM_SLICE; the arguments and tiles of gemm_f32_ukr.h):
+ * panels of 16 floats as gemm_f32_avx512.c, so both modes share its packed layout.
+ *
+ *   H16    16 rows x 1 panel: acc = r(acc + r(a w)) for every k in order, then
+ *          r(acc + bias) (no addition without a bias), then the clamp;
+ *   SLICE  8 rows x 1 panel (16 accumulators and 16 partial sums would not leave room in
+ *          the 32 registers): per tap, slices of 4 channels from the tap's first,
+ *          part = r(part + r(a w)) from +0 over the slice, acc = acc + part in float, then
+ *          acc + bias (not rounded) and the clamp.
+ * Single rows (matrix-vector products) take up to four panels at a time.
+ * r() is kernels/f16_simd.h's (vcvtps2ph / vcvtph2ps), gc_f16_round's bits, so the
+ * results are those of the reference loops (conv.c, fc.c) bit for bit.
+ */
+#include "interp/kernels/gemm_f32_ukr.h"
+
+#include <stdbool.h>
+#include "interp/kernels/f16_simd.h"
+
+#if defined(GC_HAVE_X86_KERNELS) && defined(GC_HAVE_F16_SIMD)
+
+#define T512 GC_T512
+#define INL GC_INL
+
+enum { PW = 16, MR = 16, MRS = 8 };
+
+INL T512 __m512 step(__m512 acc, __m512 a, __m512 w) { return gc_h16_add_512(acc, _mm512_mul_ps(a, w)); }
+/* the first step from +0: r(0 + r(a w)) = 0 + r(a w) exactly (+0 + a half is that half, or
+ * +0 for -0), so the sum needs no rounding */
+INL T512 __m512 first(__m512 a, __m512 w) { return _mm512_add_ps(_mm512_setzero_ps(), gc_r16c_512(_mm512_mul_ps(a, w))); }
+
+INL T512 __mmask16 lanes(int n) { return (__mmask16)(n >= PW ? 0xffffu : n <= 0 ? 0u : (1u << n) - 1u); }
+
+INL T512 __m512 finish(__m512 v, const float *bias, const bool slice, __m512 lo, __m512 hi) {
+    if (bias) {
+        v = _mm512_add_ps(v, _mm512_loadu_ps(bias));
+        if (!slice) v = gc_r16c_512(v);
+    }
+    return _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+}
+
+/* R rows x 1 panel (R = MR for H16, MRS for SLICE) */
+INL T512 void body(const gc_ukr_args *g, const int R, const bool slice) {
+    __m512 acc[MR], part[MRS];
+#pragma GCC unroll 16
+    for (int m = 0; m < R; m++) acc[m] = _mm512_setzero_ps();
+    const float *w0 = g->w;
+    const int32_t T = g->T, ICg = g->ICg;
+    for (int32_t t = 0; t < T; t++) {
+        const float *ap[MR];
+#pragma GCC unroll 16
+        for (int m = 0; m < R; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
+        if (!slice) {
+            for (int32_t ic = 0; ic < ICg; ic++) {
+                const __m512 v0 = _mm512_load_ps(w0);
+                w0 += PW;
+#pragma GCC unroll 16
+                for (int m = 0; m < R; m++) acc[m] = step(acc[m], _mm512_set1_ps(ap[m][ic]), v0);
+            }
+            continue;
+        }
+        for (int32_t i0 = 0; i0 < ICg; i0 += 4) {
+            const int32_t i1 = ICg - i0 < 4 ? ICg : i0 + 4;
+#pragma GCC unroll 8
+            for (int m = 0; m < MRS; m++) part[m] = _mm512_setzero_ps();   /* (set by the first step) */
+            for (int32_t ic = i0; ic < i1; ic++) {
+                const __m512 v0 = _mm512_load_ps(w0);
+                w0 += PW;
+                if (ic == i0) {
+#pragma GCC unroll 8
+                    for (int m = 0; m < MRS; m++) part[m] = first(_mm512_set1_ps(ap[m][ic]), v0);
+                    continue;
+                }
+#pragma GCC unroll 8
+                for (int m = 0; m < MRS; m++) part[m] = step(part[m], _mm512_set1_ps(ap[m][ic]), v0);
+            }
+#pragma GCC unroll 8
+            for (int m = 0; m < MRS; m++) acc[m] = _mm512_add_ps(acc[m], part[m]);
+        }
+    }
+    const __m512 lo = _mm512_set1_ps(g->lo), hi = _mm512_set1_ps(g->hi);
+    const __mmask16 k0 = lanes(g->nc);
+#pragma GCC unroll 16
+    for (int m = 0; m < R; m++) {
+        if (m >= g->mr) break;
+        _mm512_mask_storeu_ps(g->y + (size_t)m * (size_t)g->ldy, k0, finish(acc[m], g->bias, slice, lo, hi));
+    }
+}
+
+/* One row, np panels (1, 2 or 4). A single row has few independent sums, and each half
+ * step waits for the one before (the rounding's latency), so the slices run four at a
+ * time (16 chains with 4 panels), their partial sums then added in slice order. */
+INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice) {
+    __m512 acc[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < np; j++) acc[j] = _mm512_setzero_ps();
+    const int64_t ps = g->pstride;
+    const float *w = g->w;
+    const int32_t ICg = g->ICg;
+    for (int32_t t = 0; t < g->T; t++) {
+        const float *ap = g->a[(size_t)t * g->a_mr] + g->a_off;
+        if (!slice) {
+            for (int32_t ic = 0; ic < ICg; ic++, w += PW) {
+                const __m512 b = _mm512_set1_ps(ap[ic]);
+#pragma GCC unroll 4
+                for (int j = 0; j < np; j++) acc[j] = step(acc[j], b, _mm512_load_ps(w + j * ps));
+            }
+            continue;
+        }
+        int32_t i0 = 0;
+        for (; i0 + 16 <= ICg; i0 += 16, w += 16 * PW) {       /* four whole slices */
+            __m512 part[4][4];
+#pragma GCC unroll 4
+            for (int q = 0; q < 4; q++) {
+#pragma GCC unroll 4
+                for (int sl = 0; sl < 4; sl++) {
+                    const __m512 b = _mm512_set1_ps(ap[i0 + sl * 4 + q]);
+                    const float *wq = w + (size_t)(sl * 4 + q) * PW;
+#pragma GCC unroll 4
+                    for (int j = 0; j < np; j++)
+                        part[sl][j] = q == 0 ? first(b, _mm512_load_ps(wq + j * ps))
+                                             : step(part[sl][j], b, _mm512_load_ps(wq + j * ps));
+                }
+            }
+#pragma GCC unroll 4
+            for (int sl = 0; sl < 4; sl++)
+#pragma GCC unroll 4
+                for (int j = 0; j < np; j++) acc[j] = _mm512_add_ps(acc[j], part[sl][j]);
+        }
+        for (; i0 < ICg; i0 += 4) {                            /* the rest, a slice at a time */
+            const int32_t i1 = ICg - i0 < 4 ? ICg : i0 + 4;
+            __m512 part[4] = { _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps() };
+            for (int32_t ic = i0; ic < i1; ic++, w += PW) {
+                const __m512 b = _mm512_set1_ps(ap[ic]);
+#pragma GCC unroll 4
+                for (int j = 0; j < np; j++)
+                    part[j] = ic == i0 ? first(b, _mm512_load_ps(w + j * ps)) : step(part[j], b, _mm512_load_ps(w + j * ps));
+            }
+#pragma GCC unroll 4
+            for (int j = 0; j < np; j++) acc[j] = _mm512_add_ps(acc[j], part[j]);
+        }
+    }
+    const __m512 lo = _mm512_set1_ps(g->lo), hi = _mm512_set1_ps(g->hi);
+#pragma GCC unroll 4
+    for (int j = 0; j < np; j++)
+        _mm512_mask_storeu_ps(g->y + j * PW, lanes(g->nc - j * PW),
+                              finish(acc[j], g->bias ? g->bias + j * PW : NULL, slice, lo, hi));
+}
+
+T512 static void h_one(const gc_ukr_args *g) { body(g, MR, false); }
+T512 static void h_four_r1(const gc_ukr_args *g) { row1(g, 4, false); }
+T512 static void h_two_r1(const gc_ukr_args *g) { row1(g, 2, false); }
+T512 static void h_one_r1(const gc_ukr_args *g) { row1(g, 1, false); }
+T512 static void s_one(const gc_ukr_args *g) { body(g, MRS, true); }
+T512 static void s_four_r1(const gc_ukr_args *g) { row1(g, 4, true); }
+T512 static void s_two_r1(const gc_ukr_args *g) { row1(g, 2, true); }
+T512 static void s_one_r1(const gc_ukr_args *g) { row1(g, 1, true); }
+
+static const gc_ukr_set h16 = { PW, MR, NULL, h_one, h_two_r1, h_one_r1, h_four_r1 };
+static const gc_ukr_set slice = { PW, MRS, NULL, s_one, s_two_r1, s_one_r1, s_four_r1 };
+const gc_ukr_set *gc_ukr_h16_avx512(void) { return &h16; }
+const gc_ukr_set *gc_ukr_slice_avx512(void) { return &slice; }
+#endif
