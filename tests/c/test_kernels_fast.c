@@ -151,22 +151,7 @@ static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int m
     kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(B, OH, OW, OC)) };
     kt_model r = kt_build(dw ? GC_OP_DEPTHWISE_CONV_2D : GC_OP_CONV_2D,
                           dw ? GC_BO_DepthwiseConv2DOptions : GC_BO_Conv2DOptions, ins, 3, outs, 1);
-    if (dw) {
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_padding, same ? 0 : 1);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_h, sh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_w, sw);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_dilation_h_factor, dh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_dilation_w_factor, dwl);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, mult);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_fused_activation_function, act);
-    } else {
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_padding, same ? 0 : 1);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, sh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, sw);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_h_factor, dh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_w_factor, dwl);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_fused_activation_function, act);
-    }
+    kt_conv_opts(&r, dw, same, sh, sw, dh, dwl, mult, act);
     /* padding taps: some output reads outside the input */
     int pt = same ? ((OH - 1) * sh + (KH - 1) * dh + 1 - H) / 2 : 0, pl = same ? ((OW - 1) * sw + (KW - 1) * dwl + 1 - W) / 2 : 0;
     bool pad = pt > 0 || pl > 0 || (OH - 1) * sh - (pt > 0 ? pt : 0) + (KH - 1) * dh >= H ||

@@ -89,6 +89,28 @@ static inline kt_model kt_build(int32_t code, int opt_type, const kt_tensor *ins
     return r;
 }
 
+/* Geometry and activation of a CONV_2D (dw false) or DEPTHWISE_CONV_2D (dw true; mult its
+ * depth multiplier) built by kt_build: SAME when same, strides sh x sw, dilations dh x dwl. */
+static inline void kt_conv_opts(kt_model *r, bool dw, bool same, int sh, int sw, int dh, int dwl, int mult, int act) {
+    gc_options *o = &r->op->opt;
+    if (dw) {
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_padding, same ? 0 : 1);
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_stride_h, sh);
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_stride_w, sw);
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_dilation_h_factor, dh);
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_dilation_w_factor, dwl);
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_depth_multiplier, mult);
+        gc_opt_set_int(r->m, o, GC_O_DepthwiseConv2DOptions_fused_activation_function, act);
+    } else {
+        gc_opt_set_int(r->m, o, GC_O_Conv2DOptions_padding, same ? 0 : 1);
+        gc_opt_set_int(r->m, o, GC_O_Conv2DOptions_stride_h, sh);
+        gc_opt_set_int(r->m, o, GC_O_Conv2DOptions_stride_w, sw);
+        gc_opt_set_int(r->m, o, GC_O_Conv2DOptions_dilation_h_factor, dh);
+        gc_opt_set_int(r->m, o, GC_O_Conv2DOptions_dilation_w_factor, dwl);
+        gc_opt_set_int(r->m, o, GC_O_Conv2DOptions_fused_activation_function, act);
+    }
+}
+
 /* Prepare and invoke at precision p; copy output k (nbytes checked) into `out`. On
  * failure returns false with the interpreter's message in err (when err != NULL; else
  * the message goes to stderr). shape_out / rank_out: the output's shape when non-NULL. */

@@ -77,22 +77,7 @@ static void conv_case(bool dw, int xdt, int wdt, int B, int H, int W, int C, int
     kt_tensor outs[] = { qout(xdt, 4, ys, q.sy, q.zy) };
     kt_model r = kt_build(dw ? GC_OP_DEPTHWISE_CONV_2D : GC_OP_CONV_2D,
                           dw ? GC_BO_DepthwiseConv2DOptions : GC_BO_Conv2DOptions, ins, 3, outs, 1);
-    if (dw) {
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_padding, same ? 0 : 1);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_h, sh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_stride_w, sw);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_dilation_h_factor, dh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_dilation_w_factor, dwl);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, mult);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_DepthwiseConv2DOptions_fused_activation_function, act);
-    } else {
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_padding, same ? 0 : 1);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_h, sh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_stride_w, sw);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_h_factor, dh);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_dilation_w_factor, dwl);
-        gc_opt_set_int(r.m, &r.op->opt, GC_O_Conv2DOptions_fused_activation_function, act);
-    }
+    kt_conv_opts(&r, dw, same, sh, sw, dh, dwl, mult, act);
     bool want_fast = (dw ? mult == 1 && KH * KW <= 64 : G == 1) && bias_kind != 2;
     char what[320];
     snprintf(what, sizeof what, "%s %s/%s B%d %dx%dx%d G%d OCg%d m%d k%dx%d s%dx%d d%dx%d %s act%d bias%d pc%d uz%d big%d",

@@ -45,17 +45,6 @@ size_t gc_wino16_scratch_floats_fast(const gc_wino16 *w) {
 #define V_MADD(acc, c, v) gc_f16_round_inline((acc) + gc_f16_round_inline((c) * (v)))
 #define V_CLAMP(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
 #include "interp/kernels/winograd16_tx.h"
-#undef TX
-#undef TXFN
-#undef VEC
-#undef MASK
-#undef V_ZERO
-#undef V_SET1
-#undef V_LOAD
-#undef V_STORE
-#undef V_R16
-#undef V_MADD
-#undef V_CLAMP
 
 #ifdef GC_HAVE_F16_SIMD
 #define TX(name) name##_512
@@ -70,17 +59,6 @@ size_t gc_wino16_scratch_floats_fast(const gc_wino16 *w) {
 #define V_MADD(acc, c, v) gc_h16_add_512((acc), _mm512_mul_ps(_mm512_set1_ps(c), (v)))
 #define V_CLAMP(v, lo, hi) _mm512_min_ps(_mm512_set1_ps(hi), _mm512_max_ps(_mm512_set1_ps(lo), (v)))
 #include "interp/kernels/winograd16_tx.h"
-#undef TX
-#undef TXFN
-#undef VEC
-#undef MASK
-#undef V_ZERO
-#undef V_SET1
-#undef V_LOAD
-#undef V_STORE
-#undef V_R16
-#undef V_MADD
-#undef V_CLAMP
 
 #define TX(name) name##_256
 #define TXFN GC_INL GC_T256H
@@ -94,17 +72,6 @@ size_t gc_wino16_scratch_floats_fast(const gc_wino16 *w) {
 #define V_MADD(acc, c, v) gc_h16_add_256((acc), _mm256_mul_ps(_mm256_set1_ps(c), (v)))
 #define V_CLAMP(v, lo, hi) _mm256_min_ps(_mm256_set1_ps(hi), _mm256_max_ps(_mm256_set1_ps(lo), (v)))
 #include "interp/kernels/winograd16_tx.h"
-#undef TX
-#undef TXFN
-#undef VEC
-#undef MASK
-#undef V_ZERO
-#undef V_SET1
-#undef V_LOAD
-#undef V_STORE
-#undef V_R16
-#undef V_MADD
-#undef V_CLAMP
 
 GC_T512 static void tx_in_all_512(const gc_wino16 *w, const float *xb, int32_t ty, int32_t tx, float *vp, size_t ps) {
     for (int32_t c0 = 0; c0 < w->C; c0 += 16) {

@@ -98,3 +98,16 @@ TXFN void TX(tx_out)(const gc_wino16 *w, const float *mp, size_t pstride, const 
         }
     }
 }
+
+/* the instantiation's macros are consumed: the next one defines its own */
+#undef TX
+#undef TXFN
+#undef VEC
+#undef MASK
+#undef V_ZERO
+#undef V_SET1
+#undef V_LOAD
+#undef V_STORE
+#undef V_R16
+#undef V_MADD
+#undef V_CLAMP
