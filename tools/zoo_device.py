@@ -3,6 +3,9 @@
 
     tools/zoo_device.py pack [NAME ...] [--real-max-mb 6]
         every exported recipe's final and plain .tflite into .device-litert/models
+        (--js-fp16: also each final export after `gpuclean fix --runtime js --precision
+        fp16`, file kind "jsfp16", where that rewrites anything: what a web app running
+        LiteRT.js at fp16 would ship; --only-final: leave the plain conversions out)
         (runtime/litert/pack.sh also packs node, dawn.node, the LiteRT.js runner, the
         native libLiteRt and build/gpuclean); a file whose float weights do not fit the
         device tool's 64 MiB is carried as a *twin* (../shared/tools/device/twin.py: the
@@ -40,7 +43,29 @@ def cmd_pack(a):
         if a.names and name not in a.names:
             continue
         out = os.path.join(top, "build", "zoo", fam, name)
-        for kind, fn in (("final", name + ".tflite"), ("plain", name + ".plain.tflite")):
+        kinds = [("final", name + ".tflite")]
+        if not a.only_final:
+            kinds.append(("plain", name + ".plain.tflite"))
+        if a.js_fp16 and os.path.exists(os.path.join(out, name + ".tflite")):
+            js = os.path.join(stage, name + ".jsfp16.tflite")
+            rc = subprocess.run([os.path.join(top, "build", "gpuclean"), "fix",
+                                 os.path.join(out, name + ".tflite"), "-o", js, "--runtime", "js",
+                                 "--precision", "fp16", "--json", "--no-progress"],
+                                capture_output=True, text=True)
+            try:
+                rep = json.loads(rc.stdout)
+            except ValueError:
+                rep = None
+            if rc.returncode != 0 or not rep or not os.path.exists(js):
+                print("zoo_device: fix --runtime js --precision fp16 on %s: exit %d, not carried: %s"
+                      % (name, rc.returncode, rc.stderr.strip()[-300:]), file=sys.stderr)
+                if os.path.exists(js):
+                    os.unlink(js)
+            elif not rep.get("changes"):
+                os.unlink(js)           # nothing rewritten: the final file already is it
+            else:
+                kinds.append(("jsfp16", js))
+        for kind, fn in kinds:
             src = os.path.join(out, fn)
             if not os.path.exists(src):
                 continue
@@ -151,6 +176,9 @@ def main():
                    help="carry the real file when it xz-compresses below this (default 0.3)")
     p.add_argument("--max-input-kb", type=float, default=64,
                    help="carry the reference inputs when they total at most this (default 64)")
+    p.add_argument("--js-fp16", action="store_true",
+                   help="also carry each final export fixed for LiteRT.js at fp16 (kind jsfp16)")
+    p.add_argument("--only-final", action="store_true", help="leave the plain conversions out")
     c = sub.add_parser("collect")
     c.add_argument("dir")
     c.add_argument("--merge", action="store_true", help="keep rows of files this run did not have")

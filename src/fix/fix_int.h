@@ -149,6 +149,7 @@ int32_t fx_add_row_select(gc_fix_ctx *c, int32_t at, int32_t src, int32_t dst, i
  * input axis the first index, stride and count. With shrunk non-NULL the input axes
  * the slice drops are flagged there (bit d) and a new_axis_mask is declined. Returns 1;
  * 0 after fx_decline (reverse or empty slices, bad specs). */
+bool fx_strided_slice_is_plain(gc_fix_ctx *c, int32_t op, int rank);
 int fx_strided_slice_spec(gc_fix_ctx *c, int32_t op, int rank, const int32_t *dims, int32_t *start, int32_t *stride,
                           int32_t *size, uint32_t *shrunk);
 /* Remove op `op` (indices after it shift down by one). */

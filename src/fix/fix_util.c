@@ -489,6 +489,22 @@ void fx_dims64(char *buf, size_t n, int rank, const int64_t *v) {
     if (k < n) snprintf(buf + k, n - k, "]");
 }
 
+/* True when STRIDED_SLICE `op` is already plain: constant begin/end (and strides) with one
+ * entry per input axis, begin and end >= 0, and no mask or offset set. */
+bool fx_strided_slice_is_plain(gc_fix_ctx *c, int32_t op, int rank) {
+    int64_t bv[32], ev[32], sv[32];
+    int ns = fx_const_ints(c, fx_in(c, op, 1), bv, 32);
+    if (ns != rank || fx_const_ints(c, fx_in(c, op, 2), ev, 32) != ns) return false;
+    if (fx_in(c, op, 3) >= 0 && fx_const_ints(c, fx_in(c, op, 3), sv, 32) != ns) return false;
+    const gc_options *o = &fx_op(c, op)->opt;
+    if (gc_opt_int(o, GC_O_StridedSliceOptions_begin_mask) || gc_opt_int(o, GC_O_StridedSliceOptions_end_mask) ||
+        gc_opt_int(o, GC_O_StridedSliceOptions_ellipsis_mask) || gc_opt_int(o, GC_O_StridedSliceOptions_new_axis_mask) ||
+        gc_opt_int(o, GC_O_StridedSliceOptions_shrink_axis_mask) || gc_opt_int(o, GC_O_StridedSliceOptions_offset))
+        return false;
+    for (int i = 0; i < ns; i++) if (bv[i] < 0 || ev[i] < 0) return false;
+    return true;
+}
+
 int fx_strided_slice_spec(gc_fix_ctx *c, int32_t op, int rank, const int32_t *dims, int32_t *start, int32_t *stride,
                           int32_t *size, uint32_t *shrunk) {
     int64_t bv[32], ev[32], sv[32];

@@ -27,25 +27,8 @@ static int apply(gc_fix_ctx *c, int32_t op) {
     if (!fx_info(c, fx_in(c, op, 0), &x) || !fx_info(c, fx_out(c, op, 0), &y))
         return fx_decline(c, "missing input/output or rank > %d", GC_FIX_MAXR);
     if (!x.is_static || !y.is_static) return fx_decline(c, "dynamic shapes");
-    int64_t bv[32], ev[32], sv[32];
-    int ns = fx_const_ints(c, fx_in(c, op, 1), bv, 32);
-    if (ns < 0 || fx_const_ints(c, fx_in(c, op, 2), ev, 32) != ns)
-        return fx_decline(c, "begin/end are not constants of equal length");
-    if (fx_in(c, op, 3) >= 0) {
-        if (fx_const_ints(c, fx_in(c, op, 3), sv, 32) != ns) return fx_decline(c, "strides are not a constant");
-    } else for (int i = 0; i < ns; i++) sv[i] = 1;
-    const gc_options *o = &fx_op(c, op)->opt;
-    uint32_t bm = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_begin_mask);
-    uint32_t em = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_end_mask);
-    uint32_t elm = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_ellipsis_mask);
-    uint32_t nam = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_new_axis_mask);
-    uint32_t sam = (uint32_t)gc_opt_int(o, GC_O_StridedSliceOptions_shrink_axis_mask);
-    bool offset = gc_opt_int(o, GC_O_StridedSliceOptions_offset) != 0;
-    if (!bm && !em && !elm && !nam && !sam && !offset) {
-        bool plain = true;   /* already canonical? then this pass has nothing to add */
-        for (int i = 0; i < ns; i++) if (bv[i] < 0 || ev[i] < 0) plain = false;
-        if (plain && ns == x.rank) return fx_pass_over(c);   /* refused for another reason */
-    }
+    /* already canonical? then this pass has nothing to add: it is refused for another reason */
+    if (fx_strided_slice_is_plain(c, op, x.rank)) return fx_pass_over(c);
     int32_t start[GC_FIX_MAXR], stride[GC_FIX_MAXR], size[GC_FIX_MAXR];
     int rs = fx_strided_slice_spec(c, op, x.rank, x.shape, start, stride, size, NULL);
     if (rs <= 0) return rs;
