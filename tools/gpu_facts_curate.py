@@ -109,12 +109,15 @@ corpus_fact('crash.fc_int4_blockwise','FULLY_CONNECTED','in1.dtype=INT4 in1.quan
 # LiteRT.js at fp16: 3x3 stride-1 CONV_2D with 64 input channels at 28x28 / 56x56 (resnet18's
 # layer1, found by gpuclean bisect) is wrong; 32 channels at 56x56, 64 at 16x16, 1x1 and stride 2
 # were right, and native was right everywhere (family conv_wide)
-fact('numerics.conv3x3_wide_fp16_js','CONV_2D','in1.dim1=3 in1.dim2=3 opt.stride_h=1 opt.stride_w=1 opt.dilation_h_factor=1 opt.dilation_w_factor=1 in0.dim3>=64 in1.dim0>=64 in0.dim1>=28 in0.dim2>=28','fp16',
+fact('numerics.conv3x3_wide_fp16_js','CONV_2D','groups=1 in1.dim1=3 in1.dim2=3 opt.stride_h=1 opt.stride_w=1 opt.dilation_h_factor=1 opt.dilation_w_factor=1 in0.dim3>=64 in1.dim0>=64 in0.dim1>=28 in0.dim2>=28','fp16',
  ['conv2d_k3x3_s1_d1_same_c64x64_hw56_relu','conv2d_k3x3_s1_d1_same_c64x128_hw56_relu','conv2d_k3x3_s1_d1_same_c64x64_hw56','conv2d_k3x3_s1_d1_same_c64x64_hw28_relu'],'fix.conv.split_out_channels',
- 'LiteRT.js at fp16 computes a 3x3 stride-1 CONV_2D with >= 64 input and output channels on a >= 28x28 input wrong (ML Drift\'s Winograd convs; measured 64 channels at 28x28 and 56x56; 32 channels at 56x56 and 64 at 16x16 were right, native right); gpuclean fix --runtime js --precision fp16 splits it into convs of <= 32 output channels and a CONCATENATION (measured right on the H200: the 4 cases, and resnet18 corr 0.0011 -> 1.0000)',rts=('js-2.5.3',))
-fact('ok.conv3x3_wide_fp16_native','CONV_2D','in1.dim1=3 in1.dim2=3 opt.stride_h=1 opt.stride_w=1 opt.dilation_h_factor=1 opt.dilation_w_factor=1 in0.dim3>=64 in1.dim0>=64 in0.dim1>=28 in0.dim2>=28','fp16',
+ 'LiteRT.js at fp16 computes a 3x3 stride-1 CONV_2D with >= 64 input and output channels on a >= 28x28 input wrong (ML Drift\'s Winograd convs; measured 64 channels at 28x28 and 56x56; 32 channels at 56x56 and 64 at 16x16 were right, native right; grouped ones were right: 2, 6, 8 and 13 groups of 8 to 64 channels at 28x28 and 56x56, regnet_y_400mf geometry, 2026-12-02); gpuclean fix --runtime js --precision fp16 splits it into convs of <= 32 output channels and a CONCATENATION (measured right on the H200: the 4 cases, and resnet18 corr 0.0011 -> 1.0000)',rts=('js-2.5.3',))
+fact('ok.conv3x3_wide_fp16_native','CONV_2D','groups=1 in1.dim1=3 in1.dim2=3 opt.stride_h=1 opt.stride_w=1 opt.dilation_h_factor=1 opt.dilation_w_factor=1 in0.dim3>=64 in1.dim0>=64 in0.dim1>=28 in0.dim2>=28','fp16',
  ['conv2d_k3x3_s1_d1_same_c64x64_hw56_relu','conv2d_k3x3_s1_d1_same_c64x128_hw56_relu','conv2d_k3x3_s1_d1_same_c64x64_hw56','conv2d_k3x3_s1_d1_same_c64x64_hw28_relu'],'-',
  'the same convolutions were right on the native runtime at fp16',rts=('native-2.3.0',),ok=True)
+fact('ok.conv3x3_wide_grouped_fp16_js','CONV_2D','groups>1 in1.dim1=3 in1.dim2=3 opt.stride_h=1 opt.stride_w=1 in0.dim3>=48 in0.dim1>=28 in0.dim2>=28','fp16',
+ ['conv2d_k3x3_s1_d1_same_g13_c104x104_hw28_relu','conv2d_k3x3_s1_d1_same_g6_c48x48_hw56_relu','conv2d_k3x3_s1_d1_same_g8_c64x64_hw28_relu','conv2d_k3x3_s1_d1_same_g2_c64x64_hw56_relu','conv2d_k3x3_s1_d1_same_g2_c128x128_hw28_relu'],'-',
+ 'grouped 3x3 stride-1 convolutions of the same widths were right on LiteRT.js at fp16 (2 to 13 groups, 8 to 64 channels per group)',rts=('js-2.5.3',),ok=True)
 hdr=[l for l in open('data/gpu/facts.tsv') if l.startswith('#')]
 with open('data/gpu/facts.tsv','w') as f:
     f.writelines(hdr)

@@ -74,6 +74,15 @@ void sw_family_conv_wide(sw_ctx *x) {
     conv_at(x, "conv_wide", 56, 3, 3, 1, 1, SW_SAME, 8, 8, 1, SW_ACT_RELU, tag);
     snprintf(tag, sizeof tag, "_c64x64_hw28_relu");
     conv_at(x, "conv_wide", 28, 3, 3, 1, 1, SW_SAME, 64, 64, 1, SW_ACT_RELU, tag);
+    /* grouped, at RegNet geometry (regnet_y_400mf: group width 8; `check --runtime js
+     * --precision fp16` flagged two of its 3x3 grouped convs by the ungrouped facts above):
+     * groups x (in/group -> out/group) at 28x28 and 56x56 */
+    static const int gr[][4] = { { 13, 104, 104, 28 }, { 6, 48, 48, 56 }, { 8, 64, 64, 28 }, { 2, 64, 64, 56 },
+                                 { 2, 128, 128, 28 } };
+    for (int i = 0; i < 5; i++) {
+        snprintf(tag, sizeof tag, "_g%d_c%dx%d_hw%d_relu", gr[i][0], gr[i][1], gr[i][2], gr[i][3]);
+        conv_at(x, "conv_wide", gr[i][3], 3, 3, 1, 1, SW_SAME, gr[i][1], gr[i][2], gr[i][0], SW_ACT_RELU, tag);
+    }
 }
 
 void sw_family_conv(sw_ctx *x) {
