@@ -190,6 +190,10 @@ typedef struct {
  * is installed. */
 gc_status gc_lrt_check(const gc_lrt_opts *o, const char *outdir, gc_lrt_report *rep,
                        char *err, size_t errlen);
+/* The comparisons, per-runtime verdicts, headline and warnings of a report whose results
+ * (rep->res[rt], rep->have[rt], rep->opts, rep->outdir) are already loaded: the second half
+ * of gc_lrt_check, public so that tests can assess results written by hand. */
+gc_status gc_lrt_assess(gc_lrt_report *rep);
 void gc_lrt_report_text(const gc_lrt_report *rep, gc_str *out);
 void gc_lrt_report_json(const gc_lrt_report *rep, gc_str *out);
 /* 0 GPU-clean within tolerance (or --accelerator cpu and the CPU ran clean), else 1;
