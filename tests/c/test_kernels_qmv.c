@@ -1,5 +1,6 @@
 /* test_kernels_qmv.c — the int8 matrix-vector products of the recurrent integer kernels
- * (kernels/qgemm8_mv.h) against the references' wrapping int32 loops, at every level this
+ * and the int16 row dots of SVDF's time filter (kernels/qgemm8_mv.h) against the
+ * references' wrapping int32 loops, at every level this
  * CPU has, over shapes with row and depth tails; and the corpus's stateful integer models
  * (int8 LSTMs, int8 SVDF) over several invokes, fast paths against the reference kernels
  * (opts.reference_kernels), byte for byte, at every instruction-set level, both
@@ -42,6 +43,25 @@ GC_TEST(kernels_qmv_random) {
         }
     }
     if (!levels) SKIP("no AVX2 on this CPU");
+}
+
+GC_TEST(kernels_qmv_rowdots16) {
+    /* M even (vpmaddwd) and odd (the loop); all -2^15: the pair sum's one overflow */
+    const int shapes[][2] = { { 64, 8 }, { 3, 2 }, { 5, 7 }, { 9, 34 }, { 1, 16 }, { 7, 6 } };
+    for (int lv = GC_Q8_SCALAR; lv <= (int)gc_q8_level(gc_isa_detect()); lv++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            const int R = shapes[s][0], M = shapes[s][1];
+            int16_t *a = (int16_t *)bytes((size_t)R * M * 2, 0), *b = (int16_t *)bytes((size_t)R * M * 2, 0);
+            if (s == 0) for (int i = 0; i < 16; i++) a[i] = b[i] = INT16_MIN;
+            int32_t *d = malloc((size_t)R * sizeof *d);
+            gc_q16_rowdots((gc_q8level)lv, a, b, R, M, d);
+            for (int r = 0; r < R; r++) {
+                uint32_t acc = 0;
+                for (int m = 0; m < M; m++) acc += (uint32_t)((int32_t)a[r * M + m] * (int32_t)b[r * M + m]);
+                CHECK_MSG(d[r] == (int32_t)acc, "level %d, [%d, %d]: row %d = %d, reference %d", lv, R, M, r, d[r], (int32_t)acc);
+            }
+            free(a); free(b); free(d);
+        }
 }
 
 /* several invokes (the state carries over): every output of every invoke the same bytes */

@@ -85,7 +85,40 @@ T2 static void run_avx2(const gc_q8mv *m, const int8_t *x, int16_t *xs, int32_t 
     for (; p + NPB <= m->P; p += NPB) panels_avx2(m, xp, d, p, NPB);
     for (; p < m->P; p++) panels_avx2(m, xp, d, p, 1);
 }
+
+/* rows of M (even) int16: 16 values a time through vpmaddwd, the pair sums summed per row */
+T2 static void rowdots_avx2(const int16_t *a, const int16_t *b, int32_t rows, int32_t M, int32_t *d) {
+    const int64_t n = (int64_t)rows * M;
+    int64_t i = 0;
+    int32_t r = 0, left = M / 2;                     /* pair sums still owed to row r */
+    uint32_t acc = 0;
+    for (; i + 16 <= n; i += 16) {
+        int32_t t[8];
+        _mm256_storeu_si256((__m256i *)(void *)t, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(a + i)),
+                                                                      _mm256_loadu_si256((const __m256i *)(const void *)(b + i))));
+        for (int j = 0; j < 8; j++) {
+            acc += (uint32_t)t[j];
+            if (--left == 0) { d[r++] = (int32_t)acc; acc = 0; left = M / 2; }
+        }
+    }
+    for (; i < n; i += 2) {
+        acc += (uint32_t)((int32_t)a[i] * b[i]) + (uint32_t)((int32_t)a[i + 1] * b[i + 1]);
+        if (--left == 0) { d[r++] = (int32_t)acc; acc = 0; left = M / 2; }
+    }
+}
 #endif
+
+void gc_q16_rowdots(gc_q8level level, const int16_t *a, const int16_t *b, int32_t rows, int32_t M, int32_t *d) {
+#ifdef GC_HAVE_X86_Q8
+    if (level != GC_Q8_SCALAR && M % 2 == 0 && M > 0) { rowdots_avx2(a, b, rows, M, d); return; }
+#endif
+    (void)level;
+    for (int32_t r = 0; r < rows; r++) {
+        uint32_t acc = 0;
+        for (int32_t m = 0; m < M; m++) acc += (uint32_t)((int32_t)a[(size_t)r * M + m] * (int32_t)b[(size_t)r * M + m]);
+        d[r] = (int32_t)acc;
+    }
+}
 
 static int32_t padded_depth(gc_q8level level, int32_t cols) {
     return level == GC_Q8_VNNI ? (cols + 3) / 4 * 4 : (cols + 1) / 2 * 2;

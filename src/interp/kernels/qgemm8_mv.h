@@ -42,4 +42,10 @@ size_t gc_q8mv_scratch_bytes(const gc_q8mv *m);
 /* d[0 .. rows) for the vector x[0 .. cols) */
 void gc_q8mv_run(const gc_q8mv *m, const int8_t *x, void *scratch, int32_t *d);
 
+/* int16 rows dotted with int16 rows (svdf.c's time filter): d[r] = sum over m < M of
+ * a[r M + m] b[r M + m] modulo 2^32, r < rows. AVX2 and up: vpmaddwd over the whole
+ * arrays (its one overflow, (-2^15)^2 + (-2^15)^2 = 2^31, wraps to the same residue), then
+ * each row's pair sums added (M even; otherwise, or at the scalar level, the plain loop). */
+void gc_q16_rowdots(gc_q8level level, const int16_t *a, const int16_t *b, int32_t rows, int32_t M, int32_t *d);
+
 #endif
