@@ -2,7 +2,7 @@
  * and the int16 row dots of SVDF's time filter (kernels/qgemm8_mv.h) against the
  * references' wrapping int32 loops, at every level this
  * CPU has, over shapes with row and depth tails; and the corpus's stateful integer models
- * (int8 LSTMs, int8 SVDF) over several invokes, fast paths against the reference kernels
+ * (int8 LSTMs, int8 SVDF, and a float LSTM) over several invokes, fast paths against the reference kernels
  * (opts.reference_kernels), byte for byte, at every instruction-set level, both
  * --int-arith modes. */
 #include "test.h"
@@ -117,7 +117,8 @@ static void stateful_case(const char *file, int invokes) {
 GC_TEST(kernels_qmv_stateful_corpus) {
     const char *dir = gc_test_corpus_dir();
     if (!dir) SKIP("no corpus");
-    const char *files[] = { "dtln_noise_suppression.tflite", "keyword_scrambled.tflite" };
+    const char *files[] = { "dtln_noise_suppression.tflite", "keyword_scrambled.tflite",
+                            "trained_lstm.tflite" /* float LSTM: rnn.c's row-blocked products */ };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char file[1024];
         snprintf(file, sizeof file, "%s/%s", dir, files[i]);

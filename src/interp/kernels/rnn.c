@@ -91,8 +91,31 @@ static gc_status lstm_prepare(gc_ctx *ctx, gc_node *n) {
 }
 
 /* acc[r] += W[r][:] . v  for r < rows (in index order) */
+/* acc[r] += W[r] . v in k order, each product and sum rounded (fp16-acc: to half). Without
+ * the half rounding (ctx->fast: fp32), NR rows at a time: the same operations on each row in the same order
+ * (so the same bits), NR independent chains instead of one waiting on its add. */
+static inline __attribute__((always_inline)) void rows_plain(const float *W, const float *v, int cols, float *acc,
+                                                             const int NR) {
+    float a[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < NR; j++) a[j] = acc[j];
+    for (int k = 0; k < cols; k++) {
+        const float vk = v[k];
+#pragma GCC unroll 8
+        for (int j = 0; j < NR; j++) a[j] = a[j] + W[(size_t)j * cols + k] * vk;
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < NR; j++) acc[j] = a[j];
+}
+
 static void matvec_acc(const gc_ctx *ctx, const float *W, const float *v, int rows, int cols, float *acc) {
-    for (int r = 0; r < rows; r++) {
+    int r = 0;
+    if (ctx->fast) {                     /* fp32 without opts.reference_kernels */
+        for (; r + 8 <= rows; r += 8) rows_plain(W + (size_t)r * cols, v, cols, acc + r, 8);
+        for (; r + 4 <= rows; r += 4) rows_plain(W + (size_t)r * cols, v, cols, acc + r, 4);
+        for (; r + 2 <= rows; r += 2) rows_plain(W + (size_t)r * cols, v, cols, acc + r, 2);
+    }
+    for (; r < rows; r++) {
         float a = acc[r];
         const float *w = W + (size_t)r * cols;
         for (int k = 0; k < cols; k++) a = gc_racc(ctx, a + gc_racc(ctx, w[k] * v[k]));
