@@ -5,7 +5,7 @@
  * achieved GFLOP/s against the machine's measured single-core fp32 peak, and peak RSS.
  *
  *   interp_vs_native [--runs N] [--warmup W] [--threads N] [--timeout S] [--json FILE]
- *                    [--peak-trials T] MODEL.tflite...
+ *                    [--peak-trials T] [--int-arith tflite|xnnpack] MODEL.tflite...
  *
  * How it measures (per model and thread count):
  *   - two worker processes are forked from this small coordinator: "ours" builds the
@@ -127,7 +127,7 @@ static void fail_exit(int ev, const char *fmt, const char *a, const char *b) {
 }
 
 /* ours: read, prepare, fill, first invoke; then one timed invoke per 'g', 'q' to end */
-static void ours_worker(const char *path, int threads, int cmd, int ev) {
+static void ours_worker(const char *path, int threads, gc_qmode qmode, int cmd, int ev) {
     char err[480];
     gc_model *m = gc_model_read_file(path, err, sizeof err);
     if (!m) fail_exit(ev, "model: %s%s", err, "");
@@ -136,6 +136,7 @@ static void ours_worker(const char *path, int threads, int cmd, int ev) {
     o.precision = GC_PREC_FP32;
     o.signature = GC_SIG_AUTO;
     o.threads = threads;
+    o.qmode = qmode;
     gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) fail_exit(ev, "%s%s", err, "");
     if (gc_interp_prepare(it) != GC_OK) fail_exit(ev, "prepare: %s%s", gc_interp_errmsg(it), "");
@@ -273,7 +274,7 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p);
 }
 
-typedef struct { int runs, warmup; double timeout_s; } bench_opts;
+typedef struct { int runs, warmup; double timeout_s; gc_qmode qmode; } bench_opts;
 
 static bool start_worker(side *s, int which, const char *path, int threads, const bench_opts *bo, const char *dir) {
     int c[2], e[2];
@@ -286,7 +287,7 @@ static bool start_worker(side *s, int which, const char *path, int threads, cons
         setpgid(0, 0);
         close(c[1]); close(e[0]);
         signal(SIGPIPE, SIG_DFL);
-        if (which == 0) ours_worker(path, threads, c[0], e[1]);
+        if (which == 0) ours_worker(path, threads, bo->qmode, c[0], e[1]);
         else native_worker(path, threads, bo->warmup + bo->runs, bo->timeout_s, dir, c[0], e[1]);
         _exit(0);
     }
@@ -579,13 +580,14 @@ static void write_json(const char *file, model_row *rows, int n_rows, int nt, co
 static int usage(const char *why) {
     fprintf(stderr, "interp_vs_native: %s\n"
             "usage: interp_vs_native [--runs N] [--warmup W] [--threads N] [--timeout S] [--json FILE]\n"
-            "                        [--peak-trials T] MODEL.tflite...\n"
+            "                        [--peak-trials T] [--int-arith tflite|xnnpack] MODEL.tflite...\n"
             "  --runs N       timed invokes per side (default 7, at least 1)\n"
             "  --warmup W     untimed interleaved invokes before them (default 1), after each side's first\n"
             "  --threads N    the all-cores column (default: the cores this process may use)\n"
             "  --timeout S    seconds any one step (prepare/compile, one invoke) may take (default 300)\n"
             "  --json FILE    also write every timing there\n"
-            "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n", why);
+            "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n"
+            "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode)\n", why);
     return 2;
 }
 
@@ -600,7 +602,7 @@ static bool int_arg(const char *v, long lo, long hi, long *out) {
 }
 
 int main(int argc, char **argv) {
-    bench_opts bo = { 7, 1, 300 };
+    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE };
     const char *json = NULL;
     long threads_all = 0, trials = 20;
     const char **models = calloc((size_t)argc + 1, sizeof *models);
@@ -617,6 +619,10 @@ int main(int argc, char **argv) {
             char *end;
             if (!v || (bo.timeout_s = strtod(v, &end), *end) || !(bo.timeout_s > 0) || bo.timeout_s > 86400) return usage("--timeout needs seconds in (0, 86400]");
             i++;
+        } else if (!strcmp(a, "--int-arith")) {
+            int q = v ? gc_qmode_parse(v) : -1;
+            if (q < 0) return usage("--int-arith must be tflite or xnnpack");
+            bo.qmode = (gc_qmode)q; i++;
         } else if (!strcmp(a, "--json")) { if (!v) return usage("--json needs a file"); json = v; i++; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage("the interpreter against native LiteRT CPU"); return 0; }
         else if (a[0] == '-') { char t[200]; snprintf(t, sizeof t, "unknown option %s", a); return usage(t); }
@@ -663,6 +669,7 @@ int main(int argc, char **argv) {
            peak.gflops, peak.isa, trials, first, again.gflops, peak.avx512, peak.avx2, peak.scalar);
     printf("threads: 1T = 1, %dT = %d; %d timed invokes per side after 1 + %d warm-up, ours and native interleaved invoke by invoke\n",
            nt, nt, bo.runs, bo.warmup);
+    printf("ours: fp32, --int-arith %s\n", gc_qmode_name(bo.qmode));
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "
            "which can go past it)\n");

@@ -3,7 +3,7 @@
 # runtime, one Markdown table for every model (build/interp_vs_native, bench/interp_vs_native.c,
 # says how it measures), with the machine and runtime above it.
 #   bench/interp_vs_native.sh [--runs N] [--warmup W] [--threads N] [--timeout S] [--json FILE]
-#                             [MODEL.tflite ...]
+#                             [--int-arith tflite|xnnpack] [MODEL.tflite ...]
 # Default models: every model of $GPUCLEAN_CORPUS (../shared/corpus), then the zoo's final
 # exports $GPUCLEAN_ZOO/<family>/<model>/<model>.tflite (build/zoo; skipped when absent).
 # Needs only bash and the built binaries (no Python), so it runs on a bare machine too.
@@ -14,7 +14,7 @@ bin=build/interp_vs_native
 opts=(); models=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --runs|--warmup|--threads|--timeout|--json|--peak-trials)
+    --runs|--warmup|--threads|--timeout|--json|--peak-trials|--int-arith)
       [ $# -ge 2 ] || { echo "interp_vs_native.sh: $1 needs a value" >&2; exit 2; }
       opts+=("$1" "$2"); shift ;;
     -*) echo "interp_vs_native.sh: unknown option $1" >&2; exit 2 ;;

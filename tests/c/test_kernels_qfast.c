@@ -78,7 +78,8 @@ static void conv_case(bool dw, int xdt, int wdt, int B, int H, int W, int C, int
     kt_model r = kt_build(dw ? GC_OP_DEPTHWISE_CONV_2D : GC_OP_CONV_2D,
                           dw ? GC_BO_DepthwiseConv2DOptions : GC_BO_Conv2DOptions, ins, 3, outs, 1);
     kt_conv_opts(&r, dw, same, sh, sw, dh, dwl, mult, act);
-    bool want_fast = (dw ? mult == 1 && KH * KW <= 64 : G == 1) && bias_kind != 2;
+    /* depthwise of one input channel: as the CONV_2D it is, any multiplier and tap count */
+    bool want_fast = (dw ? (mult == 1 && KH * KW <= 64) || C == 1 : G == 1) && bias_kind != 2;
     char what[320];
     snprintf(what, sizeof what, "%s %s/%s B%d %dx%dx%d G%d OCg%d m%d k%dx%d s%dx%d d%dx%d %s act%d bias%d pc%d uz%d big%d",
              dw ? "DEPTHWISE" : "CONV", gc_type_name(xdt), gc_type_name(wdt), B, H, W, C, G, OCg, mult, KH, KW, sh, sw,
@@ -134,6 +135,15 @@ GC_TEST(kernels_qfast_depthwise_random) {
     conv_case(true, GC_T_INT8, GC_T_INT8, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 3, 1, true, true, false);
     conv_case(true, GC_T_UINT8, GC_T_UINT8, 1, 34, 35, 48, 1, 0, 1, 3, 3, 2, 2, 1, 1, true, 0, 1, false, true, false);
     conv_case(true, GC_T_INT8, GC_T_INT8, 1, 12, 12, 16, 1, 0, 1, 9, 9, 1, 1, 1, 1, true, 0, 1, true, true, false);   /* 81 taps: refused */
+    /* one input channel, multiplier 8 (person_detect's first layer), 3, and 81 taps: the GEMM */
+    conv_case(true, GC_T_INT8, GC_T_INT8, 1, 96, 96, 1, 1, 0, 8, 3, 3, 2, 2, 1, 1, true, 1, 1, true, true, false);
+    conv_case(true, GC_T_UINT8, GC_T_UINT8, 2, 13, 11, 1, 1, 0, 3, 3, 2, 1, 2, 1, 1, false, 3, 1, false, true, false);
+    conv_case(true, GC_T_UINT8, GC_T_INT8, 1, 10, 9, 1, 1, 0, 5, 3, 3, 1, 1, 2, 2, true, 0, 0, true, false, true);
+    conv_case(true, GC_T_INT8, GC_T_INT8, 1, 12, 12, 1, 1, 0, 1, 9, 9, 1, 1, 1, 1, true, 0, 1, true, true, false);
+    for (int i = 0; i < 12; i++)
+        conv_case(true, rdt(), rdt(), irand(1, 2), irand(1, 17), irand(1, 19), 1, 1, 0, irand(1, 9), irand(1, 5), irand(1, 5),
+                  irand(1, 2), irand(1, 2), irand(1, 2), irand(1, 2), irand(0, 1), irand(0, 3), irand(0, 2), irand(0, 1),
+                  irand(0, 1), irand(0, 7) == 0);
     /* the dilated window kernels (deeplab's atrous blocks) */
     conv_case(true, GC_T_UINT8, GC_T_UINT8, 1, 17, 29, 40, 1, 0, 1, 3, 3, 1, 1, 4, 4, true, 3, 1, false, true, false);
     conv_case(true, GC_T_INT8, GC_T_INT8, 1, 17, 29, 24, 1, 0, 1, 3, 3, 1, 1, 2, 2, true, 0, 1, true, true, false);

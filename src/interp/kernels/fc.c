@@ -354,20 +354,26 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
         if (!f) return GC_ERR_NOMEM;
         const int64_t P = (d->N + 15) / 16, NB = d->K / d->block;
         GC_UNSUP(ctx, (uint64_t)P * 16 <= SIZE_MAX / (uint64_t)d->K / sizeof(float), "blockwise weights too large");
-        uint8_t *w4 = gc_ctx_alloc(ctx, (size_t)(P * 16 * d->K / 2));
+        /* TFLite order on AVX-512: one byte per weight (w1), else the nibbles (w4) */
+        const bool bytes = !d->xnn && ctx->isa >= GC_ISA_AVX512;
+        uint8_t *w4 = gc_ctx_alloc(ctx, (size_t)(P * 16 * d->K / (bytes ? 1 : 2)) + 64);   /* w1's loads run 3 bytes on */
         float *sc = gc_ctx_alloc(ctx, (size_t)(P * 16 * NB) * sizeof(float));
         if (!w4 || !sc) return GC_ERR_NOMEM;
         for (int64_t u = 0; u < d->N; u++) {
             for (int64_t k = 0; k < d->K; k++) {
                 size_t i = (size_t)(u * d->K + k);            /* two per byte, low nibble first */
                 int v = (i & 1) ? w->data[i / 2] >> 4 : w->data[i / 2] & 15;
+                if (bytes) {                                  /* w1[p][k / 4][16][4] */
+                    w4[(((u / 16) * d->K + k - k % 4) * 16) + (u % 16) * 4 + k % 4] = (uint8_t)v;
+                    continue;
+                }
                 uint8_t *word = w4 + ((u / 16) * d->K + k - k % 8) * 8 + (u % 16) * 4;   /* little-endian word */
                 word[(k % 8) / 2] |= (uint8_t)(k % 2 ? v << 4 : v);
             }
             for (int64_t b = 0; b < NB; b++) sc[((u / 16) * NB + b) * 16 + u % 16] = d->bscale[u * NB + b];
         }
         *f = (gc_qfc4){ .isa = ctx->isa, .N = d->N, .K = d->K, .B = d->block, .P = P, .nb = NB, .xnn = d->xnn,
-                        .lo = d->lo, .hi = d->hi, .w4 = w4, .sc = sc };
+                        .lo = d->lo, .hi = d->hi, .w4 = bytes ? NULL : w4, .w1 = bytes ? w4 : NULL, .sc = sc };
         if (d->xnn && gc_q8_level(ctx->isa) == GC_Q8_VNNI) {     /* the block dots by vpdpbusd */
             int32_t *ws = gc_ctx_alloc(ctx, (size_t)(P * 16 * NB) * sizeof(int32_t));
             if (!ws) return GC_ERR_NOMEM;

@@ -35,6 +35,7 @@
  */
 #include "interp/interp_impl.h"
 #include "interp/kernels/fixedpoint.h"
+#include "interp/kernels/qgemm8_mv.h"
 
 enum { L_X = 0, L_WI = 1, L_WF, L_WC, L_WO, L_RI, L_RF, L_RC, L_RO, L_PI, L_PF, L_PO,
        L_BI, L_BF, L_BC, L_BO, L_PW, L_PB, L_H, L_C, L_NI, L_NF, L_NC, L_NO };
@@ -50,6 +51,10 @@ typedef struct {
     int8_t proj_clip;
     int32_t *eb_in[4], *eb_rec[4], *eb_prj;         /* effective biases */
     int slot;                                       /* scratch: 4 gates (int16) + int16 + int8 rows */
+    /* fast path (ctx->fast; qgemm8_mv.h): the products W x, R h and P h packed; NULL where
+     * the gate is absent or the level is scalar */
+    gc_q8mv *mv_in[4], *mv_rec[4], *mv_prj;
+    int mv_slot;                                    /* scratch: C int32 dots + the vector's encoding */
 } ilstm;
 
 /* TFLite MultiplyByQuantizedMultiplier, the left shift wrapping like its int32 product */
@@ -198,22 +203,55 @@ static gc_status ilstm_prepare(gc_ctx *ctx, gc_node *n) {
     }
     size_t rows = (size_t)d->B * d->C;
     d->slot = gc_ctx_scratch(ctx, n, rows * 5 * sizeof(int16_t) + rows + 64);
+    d->mv_slot = -1;
+#ifndef GC_FP64_BUILD
+    gc_q8level lv = ctx->fast ? gc_q8_level(ctx->isa) : GC_Q8_SCALAR;
+    if (gc_q8mv_bytes(lv, d->C, d->I) && gc_q8mv_bytes(lv, d->C, d->O) && (!d->proj || gc_q8mv_bytes(lv, d->O, d->C))) {
+        size_t need = 0;
+        for (int g = 0; g < 5; g++) {
+            if (g < 4 && g == 0 && d->cifg) continue;
+            if (g == 4 && !d->proj) continue;
+            for (int k = 0; k < (g < 4 ? 2 : 1); k++) {
+                const int wi = g == 4 ? L_PW : k ? R[g] : W[g];
+                const gc_rt *w = IN(wi);
+                gc_q8mv *m = gc_ctx_alloc(ctx, sizeof *m);
+                void *mem = gc_ctx_alloc(ctx, gc_q8mv_bytes(lv, w->shape[0], w->shape[1]));
+                if (!m || !mem) return GC_ERR_NOMEM;
+                gc_q8mv_init(m, lv, (const int8_t *)w->data, w->shape[0], w->shape[1], mem);
+                if (gc_q8mv_scratch_bytes(m) > need) need = gc_q8mv_scratch_bytes(m);
+                if (g == 4) d->mv_prj = m;
+                else if (k) d->mv_rec[g] = m;
+                else d->mv_in[g] = m;
+            }
+        }
+        d->mv_slot = gc_ctx_scratch(ctx, n, (size_t)(d->C > d->O ? d->C : d->O) * sizeof(int32_t) + need + 64);
+        n->fast = true;
+    }
+#endif
     n->data = d;
 #undef IN
     int32_t shp[3] = { x->shape[0], x->shape[1], d->O };
     return gc_set_shape(ctx, y, 3, shp);
 }
 
-/* gate[b][r] = clamp16(gate + MBQM(bias[r] + W[r] . v[b], q) + zp) over nb rows */
-static void mbvma16(const int8_t *v, const int32_t *bias, const int8_t *W, mq q, int nb, int cols, int rows, int16_t *gate) {
-    for (int b = 0; b < nb; b++)
+/* gate[b][r] = clamp16(gate + MBQM(bias[r] + W[r] . v[b], q) + zp) over nb rows; the dot
+ * products by mv when there is one (ms: its scratch, rows int32 then the encoding) */
+static void mbvma16(const int8_t *v, const int32_t *bias, const int8_t *W, mq q, int nb, int cols, int rows, int16_t *gate,
+                    const gc_q8mv *mv, uint8_t *ms) {
+    int32_t *dots = (int32_t *)(void *)ms;
+    for (int b = 0; b < nb; b++) {
+        if (mv) gc_q8mv_run(mv, v + (size_t)b * cols, ms + (size_t)rows * sizeof(int32_t), dots);
         for (int r = 0; r < rows; r++) {
             uint32_t acc = (uint32_t)bias[r];
-            const int8_t *w = W + (size_t)r * cols, *x = v + (size_t)b * cols;
-            for (int c = 0; c < cols; c++) acc += (uint32_t)((int32_t)x[c] * (int32_t)w[c]);
+            if (mv) acc += (uint32_t)dots[r];
+            else {
+                const int8_t *w = W + (size_t)r * cols, *x = v + (size_t)b * cols;
+                for (int c = 0; c < cols; c++) acc += (uint32_t)((int32_t)x[c] * (int32_t)w[c]);
+            }
             int32_t a = mbqm((int32_t)acc, q) + gate[(size_t)b * rows + r];
             gate[(size_t)b * rows + r] = fp_sat16(a);
         }
+    }
 }
 
 static void layer_norm(int16_t *g, const int16_t *w, const int32_t *bias, mq s, int32_t guard, int nb, int n) {
@@ -240,13 +278,14 @@ static void layer_norm(int16_t *g, const int16_t *w, const int32_t *bias, mq s, 
 
 static void gate_eval(const ilstm *d, int g, gc_node *n, const int8_t *x, const int8_t *h, const int16_t *c, int nb,
                       bool tanh_gate, int16_t *out) {
+    uint8_t *ms = d->mv_slot >= 0 ? n->scratch[d->mv_slot] : NULL;
 #define CT(k) ((const void *)n->in[k]->data)
     static const int W[4] = { L_WI, L_WF, L_WC, L_WO }, R[4] = { L_RI, L_RF, L_RC, L_RO }, P[4] = { L_PI, L_PF, -1, L_PO },
                      BI[4] = { L_BI, L_BF, L_BC, L_BO }, NL[4] = { L_NI, L_NF, L_NC, L_NO };
     const int C = d->C;
     memset(out, 0, (size_t)nb * C * sizeof *out);
-    mbvma16(x, d->eb_in[g], (const int8_t *)CT(W[g]), d->in[g], nb, d->I, C, out);
-    mbvma16(h, d->eb_rec[g], (const int8_t *)CT(R[g]), d->rec[g], nb, d->O, C, out);
+    mbvma16(x, d->eb_in[g], (const int8_t *)CT(W[g]), d->in[g], nb, d->I, C, out, d->mv_in[g], ms);
+    mbvma16(h, d->eb_rec[g], (const int8_t *)CT(R[g]), d->rec[g], nb, d->O, C, out, d->mv_rec[g], ms);
     if (d->peep && P[g] >= 0) {
         const int16_t *p = (const int16_t *)CT(P[g]);
         for (int b = 0; b < nb; b++)
@@ -284,15 +323,21 @@ static void step(const ilstm *d, gc_node *n, const int8_t *x, int8_t *h, int16_t
         for (size_t i = 0; i < rows; i++)
             hq[i] = (int8_t)gc_clamp_i32((int64_t)mbqm((int32_t)og[i] * t[i], d->hid) - d->hidden_zp, -128, 127);
         const int8_t *P = (const int8_t *)n->in[L_PW]->data;
-        for (int b = 0; b < nb; b++)
+        uint8_t *ms = d->mv_prj ? n->scratch[d->mv_slot] : NULL;
+        int32_t *dots = (int32_t *)(void *)ms;
+        for (int b = 0; b < nb; b++) {
+            if (d->mv_prj) gc_q8mv_run(d->mv_prj, hq + (size_t)b * C, ms + (size_t)O * sizeof(int32_t), dots);
             for (int r = 0; r < O; r++) {
                 uint32_t acc = (uint32_t)d->eb_prj[r];
-                for (int k = 0; k < C; k++) acc += (uint32_t)((int32_t)hq[(size_t)b * C + k] * (int32_t)P[(size_t)r * C + k]);
+                if (d->mv_prj) acc += (uint32_t)dots[r];
+                else
+                    for (int k = 0; k < C; k++) acc += (uint32_t)((int32_t)hq[(size_t)b * C + k] * (int32_t)P[(size_t)r * C + k]);
                 int32_t v = mbqm((int32_t)acc, d->prj) + d->out_zp;     /* accumulated onto 0 */
                 v = gc_clamp_i32(v, -128, 127);
                 if (d->proj_clip > 0) v = v > d->proj_clip ? d->proj_clip : v < -d->proj_clip ? -d->proj_clip : v;
                 h[(size_t)b * O + r] = (int8_t)v;
             }
+        }
     } else {
         for (size_t i = 0; i < rows; i++)
             h[i] = (int8_t)gc_clamp_i32((int64_t)mbqm((int32_t)og[i] * t[i], d->hid) + d->hidden_zp, -128, 127);

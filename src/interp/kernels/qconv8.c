@@ -113,11 +113,15 @@ gc_status gc_q8_prepare(gc_ctx *ctx, gc_node *n, const gc_q8desc *d, gc_q8op **o
         return GC_OK;
     if (d->Bn <= 0 || d->OH <= 0 || d->OW <= 0 || d->OC <= 0 || d->C <= 0) return GC_OK;
     if (d->kind == GC_Q8_GEMM && d->G != 1) return GC_OK;
-    if (d->kind == GC_Q8_DW && (d->mult != 1 || (int64_t)d->KH * d->KW > 64)) return GC_OK;
+    /* a depthwise conv of one input channel (any multiplier: OC = mult) is the CONV_2D of
+     * that channel: B(n, t) = filter[0][t][n] (the same products, per output channel) */
+    const bool dw1 = d->kind == GC_Q8_DW && d->C == 1 && d->mult == d->OC;
+    const int kind = dw1 ? GC_Q8_GEMM : d->kind;
+    if (kind == GC_Q8_DW && (d->mult != 1 || (int64_t)d->KH * d->KW > 64)) return GC_OK;
     gc_q8op *op = gc_ctx_alloc(ctx, sizeof *op);
     if (!op) return GC_ERR_NOMEM;
     gc_q8conv *c = &op->c;
-    *c = (gc_q8conv){ .kind = d->kind, .Bn = d->Bn, .H = d->H, .W = d->W, .C = d->C, .OH = d->OH, .OW = d->OW,
+    *c = (gc_q8conv){ .kind = kind, .Bn = d->Bn, .H = d->H, .W = d->W, .C = d->C, .OH = d->OH, .OW = d->OW,
                       .OC = d->OC, .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw, .dh = d->dh, .dw = d->dw,
                       .pt = d->pt, .pl = d->pl, .x_signed = d->xdt == GC_T_INT8, .zx = d->zx };
     /* weight zero points per column; are they all the same? */
@@ -128,10 +132,12 @@ gc_status gc_q8_prepare(gc_ctx *ctx, gc_node *n, const gc_q8desc *d, gc_q8op **o
     for (int32_t i = 0; i < N; i++) { zw[i] = wzp_of(w->q, i, N); uniform &= zw[i] == zw[0]; }
     gc_q8wsrc src = { .src = w->data, .w_signed = w->dtype == GC_T_INT8, .zw = zw,
                       .sn = (int64_t)d->KH * d->KW * d->C, .sk = 1 };
+    if (dw1) { src.sn = 1; src.sk = N; }
     size_t wb = gc_q8conv_layout(c, gc_q8_level(ctx->isa), src.w_signed, uniform);
     GC_UNSUP(ctx, wb > 0, "filter of %d x %lld is too large to pack", (int)N, (long long)src.sn);
     bool fresh;
-    void *mem = gc_ctx_derived(ctx, w->data, 90 + 4 * d->kind + (int)c->level, N, src.sn, wb, &fresh);
+    void *mem = gc_ctx_derived(ctx, w->data, dw1 ? 98 + (int)c->level : 90 + 4 * d->kind + (int)c->level, N,
+                               dw1 ? (int64_t)d->KH * d->KW : src.sn, wb, &fresh);
     const int32_t cols = gc_q8conv_cols(c);
     int32_t *colsum = gc_ctx_alloc(ctx, (size_t)cols * sizeof(int32_t));
     if (!mem || !colsum) return GC_ERR_NOMEM;
@@ -147,7 +153,7 @@ gc_status gc_q8_prepare(gc_ctx *ctx, gc_node *n, const gc_q8desc *d, gc_q8op **o
     op->shared_slot = sb ? gc_ctx_scratch(ctx, n, sb) : -1;
     op->thread_slot = op->thread_bytes ? gc_ctx_scratch(ctx, n, op->thread_bytes * (size_t)nt) : -1;
     if ((sb && op->shared_slot < 0) || (op->thread_bytes && op->thread_slot < 0)) return GC_ERR_NOMEM;
-    op->work = (double)d->Bn * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == GC_Q8_DW ? 1 : d->C);
+    op->work = (double)d->Bn * d->OH * d->OW * d->OC * d->KH * d->KW * (kind == GC_Q8_DW ? 1 : d->C);
     n->fast = true;
     n->unread_in |= 1u << 1 | 1u << 2;         /* filter and bias: packed copies */
     *out = op;

@@ -5,7 +5,8 @@
  * gc_q8_prepare takes what the reference prepared (geometry, per-channel multipliers,
  * activation range) and, when the fast path applies (ctx->fast, int8 / uint8 input and
  * weights, an int32 bias or none, CONV_2D without groups, DEPTHWISE_CONV_2D with depth
- * multiplier 1 and at most 64 taps), packs the weights and plans the scratch; otherwise it
+ * multiplier 1 and at most 64 taps, or of one input channel with any multiplier, run as
+ * the CONV_2D it is), packs the weights and plans the scratch; otherwise it
  * sets *out = NULL and the caller runs its reference loops.
  *
  * PAD folding (CONV_2D / DEPTHWISE_CONV_2D): when x is the output of a PAD / PADV2 on the

@@ -75,6 +75,35 @@ INL T512 void group512(const gc_qfc4 *f, const float *x, const int8_t *qx, int32
     }
 }
 
+/* TFLite order from w1 (qfc4.h): for k = 4 j + i the load at byte offset i of the panel's
+ * 64 bytes; the same operations as group512's */
+INL T512 void group512_w1(const gc_qfc4 *f, const float *x, float *y, int64_t p0, const int G) {
+    const __m512 tab = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1);
+    __m512 acc[G512];
+#pragma GCC unroll 8
+    for (int g = 0; g < G; g++) acc[g] = _mm512_setzero_ps();
+    const int64_t K = f->K, B = f->B;
+    for (int64_t b = 0; b < f->nb; b++) {
+        __m512 sc[G512];
+#pragma GCC unroll 8
+        for (int g = 0; g < G; g++) sc[g] = _mm512_loadu_ps(f->sc + (((p0 + g) * f->nb) + b) * 16);
+        for (int64_t k = b * B; k < (b + 1) * B; k += 4) {
+#pragma GCC unroll 8
+            for (int g = 0; g < G; g++) {
+                const uint8_t *wp = f->w1 + ((p0 + g) * K + k) * 16;
+#pragma GCC unroll 4
+                for (int i = 0; i < 4; i++) {
+                    const __m512i idx = _mm512_loadu_si512((const void *)(wp + i));
+                    const __m512 wd = _mm512_mul_ps(_mm512_permutexvar_ps(idx, tab), sc[g]);      /* exact */
+                    acc[g] = _mm512_add_ps(acc[g], _mm512_mul_ps(_mm512_set1_ps(x[k + i]), wd));
+                }
+            }
+        }
+    }
+#pragma GCC unroll 8
+    for (int g = 0; g < G; g++) store16(y + (p0 + g) * 16, acc[g], f->lo, f->hi, f->N - (p0 + g) * 16);
+}
+
 #define TV __attribute__((target("avx512f,avx512bw,avx512vnni")))
 #include <stdint.h>
 
@@ -127,6 +156,11 @@ TV static void row_vnni(const gc_qfc4 *f, const int8_t *qx, int32_t izp, float i
 
 T512 static void row512(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y) {
     int64_t p = 0;
+    if (f->w1) {
+        for (; p + G512 <= f->P; p += G512) group512_w1(f, x, y, p, G512);
+        for (; p < f->P; p++) group512_w1(f, x, y, p, 1);
+        return;
+    }
     for (; p + G512 <= f->P; p += G512) group512(f, x, qx, izp, inv, y, p, G512);
     for (; p < f->P; p++) group512(f, x, qx, izp, inv, y, p, 1);
 }

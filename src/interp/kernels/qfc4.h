@@ -14,6 +14,10 @@
  * Layout (prepare; block a multiple of 8): units in panels of 16; w4[p][k / 8][16] words,
  * word c holding w[8 j .. 8 j + 7] of unit 16 p + c as nibbles (units past N are 0);
  * sc[p][b][16] float (the reference's block scales, bf16-rounded in XNNPACK mode).
+ * TFLite order on AVX-512 takes w1 instead: one byte per weight, w1[p][k / 4][16][4]
+ * (byte i of lane c's word: unit 16 p + c's w[4 j + i] in its low nibble), so that the
+ * 64-byte load at byte offset i puts w[4 j + i] in the low nibble of every lane, which is
+ * all vpermps reads of an index: no shift per weight (twice the memory of w4).
  * Levels: AVX-512F (16 lanes), AVX2 (2 x 8 lanes); the scalar level keeps the reference.
  */
 #ifndef GC_QFC4_H
@@ -28,6 +32,7 @@ typedef struct {
     bool xnn;
     float lo, hi;
     const uint8_t *w4;          /* [P][K / 8][16] 32-bit words: unit c's w[8 j + i] in bits 4 i .. 4 i + 3 */
+    const uint8_t *w1;          /* TFLite order, AVX-512: [P][K / 4][16][4] bytes (else NULL) */
     const float *sc;            /* [P][nb][16] */
     /* XNNPACK mode on AVX-512 VNNI: the block dots by vpdpbusd, u8 (q + 128) x s8 w, less
      * (128 + zq) times the block's weight sum */

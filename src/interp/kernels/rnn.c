@@ -18,8 +18,13 @@
  * INT8 LSTMs (int8 activations and weights, int16 cell state) go to lstm_int8.c.
  * fp16: weights rounded at prepare; the gates and states are rounded after every step
  *   (the GPU keeps them in half); fp16-acc also rounds inside each dot product.
+ * fp32 fast path (ctx->fast): the constant gate weights transposed once ([in][cell]), so
+ *   that the products run across the cells, each cell's sum in its own order (the same
+ *   bits), vectorised by the compiler (vec_loops.h); other products sum several rows side
+ *   by side.
  */
 #include "interp/interp_impl.h"
+#include "interp/kernels/vec_loops.h"
 
 enum { L_X = 0, L_WI = 1, L_WF, L_WC, L_WO, L_RI, L_RF, L_RC, L_RO, L_PI, L_PF, L_PO,
        L_BI, L_BF, L_BC, L_BO, L_PW, L_PB, L_H, L_C };
@@ -30,6 +35,7 @@ typedef struct {
     int act;
     float cell_clip, proj_clip;
     int gate_slot;              /* scratch: 4 * C floats + C for the projection input */
+    float *wt[8];               /* fast path: weights L_WI .. L_RO transposed, [cols][rows] (else NULL) */
 } lstm_data;
 
 static float act_f(int act, float v) {
@@ -85,14 +91,56 @@ static gc_status lstm_prepare(gc_ctx *ctx, gc_node *n) {
               "state tensors have the wrong size");
     if (!d->cifg) GC_ENSURE(ctx, n->in[L_RI] && n->in[L_BI], "input gate weights without recurrent weights / bias");
     d->gate_slot = gc_ctx_scratch(ctx, n, (size_t)(5 * d->C + d->O) * sizeof(float));
+    for (int k = L_WI; ctx->fast && k <= L_RO; k++) {
+        const gc_rt *w = n->in[k];
+        if (!w || !w->known || w->rank != 2) continue;
+        const int rows = w->shape[0], cols = w->shape[1];
+        float *t = gc_ctx_alloc(ctx, (size_t)rows * cols * sizeof(float));
+        if (!t) return GC_ERR_NOMEM;
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c < cols; c++) t[(size_t)c * rows + r] = ((const float *)w->data)[(size_t)r * cols + c];
+        d->wt[k - L_WI] = t;
+        n->fast = true;
+    }
     n->data = d;
     int32_t shp[3] = { x->shape[0], x->shape[1], d->O };
     return gc_set_shape(ctx, y, 3, shp);
 }
 
 /* acc[r] += W[r][:] . v  for r < rows (in index order) */
+/* acc[r] += W[r] . v in k order, each product and sum rounded (fp16-acc: to half). Without
+ * the half rounding (ctx->fast: fp32), NR rows at a time: the same operations on each row in the same order
+ * (so the same bits), NR independent chains instead of one waiting on its add. */
+static inline __attribute__((always_inline)) void rows_plain(const float *W, const float *v, int cols, float *acc,
+                                                             const int NR) {
+    float a[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < NR; j++) a[j] = acc[j];
+    for (int k = 0; k < cols; k++) {
+        const float vk = v[k];
+#pragma GCC unroll 8
+        for (int j = 0; j < NR; j++) a[j] = a[j] + W[(size_t)j * cols + k] * vk;
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < NR; j++) acc[j] = a[j];
+}
+
+/* acc[r] += W[r] . v from the transposed wt [cols][rows]: k outer, the cells inner */
+GC_CLONES static void matvec_t(const float *restrict wt, const float *restrict v, int rows, int cols, float *restrict acc) {
+    for (int k = 0; k < cols; k++) {
+        const float vk = v[k], *w = wt + (size_t)k * rows;
+        for (int r = 0; r < rows; r++) acc[r] = acc[r] + w[r] * vk;
+    }
+}
+
 static void matvec_acc(const gc_ctx *ctx, const float *W, const float *v, int rows, int cols, float *acc) {
-    for (int r = 0; r < rows; r++) {
+    int r = 0;
+    if (ctx->fast) {                     /* fp32 without opts.reference_kernels */
+        for (; r + 8 <= rows; r += 8) rows_plain(W + (size_t)r * cols, v, cols, acc + r, 8);
+        for (; r + 4 <= rows; r += 4) rows_plain(W + (size_t)r * cols, v, cols, acc + r, 4);
+        for (; r + 2 <= rows; r += 2) rows_plain(W + (size_t)r * cols, v, cols, acc + r, 2);
+    }
+    for (; r < rows; r++) {
         float a = acc[r];
         const float *w = W + (size_t)r * cols;
         for (int k = 0; k < cols; k++) a = gc_racc(ctx, a + gc_racc(ctx, w[k] * v[k]));
@@ -117,10 +165,12 @@ static gc_status lstm_eval(gc_ctx *ctx, gc_node *n) {
                 zi[k] = d->cifg ? 0 : F(L_BI)[k];
                 zf[k] = F(L_BF)[k]; zc[k] = F(L_BC)[k]; zo[k] = F(L_BO)[k];
             }
-            if (!d->cifg) { matvec_acc(ctx, F(L_WI), xt, C, I, zi); matvec_acc(ctx, F(L_RI), h, C, O, zi); }
-            matvec_acc(ctx, F(L_WF), xt, C, I, zf); matvec_acc(ctx, F(L_RF), h, C, O, zf);
-            matvec_acc(ctx, F(L_WC), xt, C, I, zc); matvec_acc(ctx, F(L_RC), h, C, O, zc);
-            matvec_acc(ctx, F(L_WO), xt, C, I, zo); matvec_acc(ctx, F(L_RO), h, C, O, zo);
+#define MV(k, v, cols, acc) (d->wt[(k) - L_WI] ? matvec_t(d->wt[(k) - L_WI], v, C, cols, acc) : matvec_acc(ctx, F(k), v, C, cols, acc))
+            if (!d->cifg) { MV(L_WI, xt, I, zi); MV(L_RI, h, O, zi); }
+            MV(L_WF, xt, I, zf); MV(L_RF, h, O, zf);
+            MV(L_WC, xt, I, zc); MV(L_RC, h, O, zc);
+            MV(L_WO, xt, I, zo); MV(L_RO, h, O, zo);
+#undef MV
             for (int k = 0; k < C; k++) {
                 float fg = sigm(zf[k] + (d->peep ? F(L_PF)[k] * c[k] : 0));
                 float ig = d->cifg ? 1.0f - fg : sigm(zi[k] + (d->peep && F(L_PI) ? F(L_PI)[k] * c[k] : 0));

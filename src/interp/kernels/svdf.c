@@ -29,9 +29,15 @@
  *                    int32; step 4: clamp8(MBQM(sum + bias, s_state s_t / s_y) + z_y).
  *                    MBQM: TFLite's MultiplyByQuantizedMultiplier (quant.h), multipliers
  *                    from the double products of the float scales. Sums wrap as int32.
+ *                    Fast path (ctx->fast; qgemm8_mv.h): step 2 as sum w x - z_x sum w
+ *                    by gc_q8mv, step 3 by gc_q16_rowdots: the same residues mod 2^32,
+ *                    so the same bits.
  */
 #include "interp/interp_impl.h"
 #include "interp/hybrid.h"
+#ifndef GC_FP64_BUILD
+#include "interp/kernels/qgemm8_mv.h"
+#endif
 
 enum { S_X = 0, S_WF, S_WT, S_B, S_STATE };
 enum { SV_FLOAT, SV_HYBRID, SV_INT8 };
@@ -45,6 +51,11 @@ typedef struct {
     gc_f32 sf;                  /* hybrid: weights_feature scale */
     int32_t m1, m2; int sh1, sh2, zx, zy;
     int scratch;                /* F floats / int32 per batch row, + quantized x row */
+#ifndef GC_FP64_BUILD
+    gc_q8mv *mv;                /* int8 fast path: weights_feature packed (NULL: the loops) */
+    int32_t *wf_sum;            /* its row sums */
+    gc_q8level lv;
+#endif
 } svdf_data;
 
 static gc_status svdf_prepare(gc_ctx *ctx, gc_node *n) {
@@ -85,6 +96,24 @@ static gc_status svdf_prepare(gc_ctx *ctx, gc_node *n) {
         gc_q_multiplier(e2, &d->m2, &d->sh2);
         d->zx = x->zp; d->zy = y->zp;
         d->scratch = gc_ctx_scratch(ctx, n, (size_t)d->B * d->F * sizeof(int32_t) + 64);
+#ifndef GC_FP64_BUILD
+        d->lv = ctx->fast ? gc_q8_level(ctx->isa) : GC_Q8_SCALAR;
+        size_t nb = gc_q8mv_bytes(d->lv, d->F, d->I);
+        if (nb && wf->known) {
+            d->mv = gc_ctx_alloc(ctx, sizeof *d->mv);
+            void *mem = gc_ctx_alloc(ctx, nb);
+            d->wf_sum = gc_ctx_alloc(ctx, (size_t)d->F * sizeof(int32_t));
+            if (!d->mv || !mem || !d->wf_sum) return GC_ERR_NOMEM;
+            gc_q8mv_init(d->mv, d->lv, (const int8_t *)wf->data, d->F, d->I, mem);
+            for (int f = 0; f < d->F; f++) {
+                uint32_t sum = 0;
+                for (int c = 0; c < d->I; c++) sum += (uint32_t)(int32_t)((const int8_t *)wf->data)[(size_t)f * d->I + c];
+                d->wf_sum[f] = (int32_t)sum;
+            }
+            d->scratch = gc_ctx_scratch(ctx, n, (size_t)d->B * d->F * sizeof(int32_t) + 64 + gc_q8mv_scratch_bytes(d->mv));
+            n->fast = true;
+        } else d->lv = GC_Q8_SCALAR;
+#endif
     } else {
         GC_UNSUP(ctx, fx && gc_is_float(y->dtype) && gc_is_float(st->dtype) && (!b || gc_is_float(b->dtype)),
                  "SVDF of %s input is not supported (float32, hybrid or int8)", gc_type_name(x->dtype));
@@ -141,6 +170,12 @@ static float svdf_act(int act, float v) {
     }
 }
 
+#ifndef GC_FP64_BUILD
+#define FAST_SVDF(d) ((d)->mv != NULL)
+#else
+#define FAST_SVDF(d) false
+#endif
+
 static gc_status svdf_eval_int8(const svdf_data *d, gc_node *n) {
     const int B = d->B, I = d->I, F = d->F, M = d->M, U = d->U, R = d->rank;
     const int8_t *x = (const int8_t *)n->in[S_X]->data, *wf = (const int8_t *)n->in[S_WF]->data;
@@ -151,6 +186,20 @@ static gc_status svdf_eval_int8(const svdf_data *d, gc_node *n) {
     int32_t *s = (int32_t *)n->scratch[d->scratch];
     size_t total = (size_t)B * F * M;
     memmove(st, st + 1, (total - 1) * sizeof *st);
+#ifndef GC_FP64_BUILD
+    if (d->mv) {
+        for (int b = 0; b < B; b++) {
+            gc_q8mv_run(d->mv, x + (size_t)b * I, s + (size_t)B * F + 16, s);
+            for (int f = 0; f < F; f++) {
+                uint32_t acc = (uint32_t)s[f] - (uint32_t)d->zx * (uint32_t)d->wf_sum[f];
+                int32_t v = gc_q_mul((int32_t)acc, d->m1, d->sh1);
+                st[((size_t)b * F + f) * M + M - 1] = (int16_t)gc_clamp_i32(v, -32768, 32767);
+            }
+        }
+        gc_q16_rowdots(d->lv, wt, st, F, M, s);               /* batch row 0; wt is per filter */
+        for (int b = 1; b < B; b++) gc_q16_rowdots(d->lv, wt, st + (size_t)b * F * M, F, M, s + (size_t)b * F);
+    } else
+#endif
     for (int b = 0; b < B; b++)
         for (int f = 0; f < F; f++) {
             uint32_t acc = 0;                      /* int32 arithmetic, wrapping */
@@ -159,7 +208,7 @@ static gc_status svdf_eval_int8(const svdf_data *d, gc_node *n) {
             int32_t v = gc_q_mul((int32_t)acc, d->m1, d->sh1);
             st[((size_t)b * F + f) * M + M - 1] = (int16_t)gc_clamp_i32(v, -32768, 32767);
         }
-    for (int b = 0; b < B; b++)
+    for (int b = 0; b < B && !FAST_SVDF(d); b++)
         for (int f = 0; f < F; f++) {
             uint32_t acc = 0;
             const int16_t *sp = st + ((size_t)b * F + f) * M, *wp = wt + (size_t)f * M;
