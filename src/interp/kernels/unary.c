@@ -24,6 +24,9 @@
  * Float LOGISTIC and EXP outside the native fp16 mode, unless opts.reference_kernels: the
  *   vector expf with libm's bits (kernels/vexpf.h; 1 / (1 + e) in float after it): the
  *   same bits.
+ * Float GELU (erf form) in fp32 (ctx->fast): the same float operations around a vector erf
+ *   (kernels/vgelu.h): NOT the reference's bits (libm's erff is not correctly rounded),
+ *   within |x| 2^-23 + ulp(y) of them; opts.reference_kernels keeps erff.
  * Large tensors are split into element ranges over the pool; the float loops of the
  * arithmetic-only functions are written one per op (vectorised: the same expression per
  * element, the same bits).
@@ -32,6 +35,7 @@
 #include "interp/kernels/qelem8.h"
 #ifndef GC_FP64_BUILD
 #include "interp/kernels/vexpf.h"
+#include "interp/kernels/vgelu.h"
 #endif
 
 #include <stdlib.h>
@@ -258,6 +262,10 @@ GC_CLONES static void unary_range(gc_ctx *ctx, const gc_node *n, uint64_t i0, ui
             const gc_vexp_params p = { 0, 1, d->zero_below };
             gc_vexpf_run((gc_isa)ctx->isa, n->code == GC_OP_EXP ? GC_VEXP_PLAIN : GC_VEXP_LOGISTIC, a + i0, b + i0,
                          (size_t)(i1 - i0), &p);
+            return;
+        }
+        if (n->code == GC_OP_GELU && !d->approximate && ctx->fast) {
+            gc_vgelu_run((gc_isa)ctx->isa, a + i0, b + i0, (size_t)(i1 - i0));
             return;
         }
 #endif
