@@ -1,7 +1,7 @@
 /* test_vexpf.c — the vector expf (kernels/vexpf.h) gives the plain loop's bits (libm's
  * expf, the same float operations around it) at every level this CPU runs: GC_VEXP_PLAIN
  * on every 211th float bit pattern of all 2^32 and on every 7th float of the fast range
- * [-87, 88.5]; GC_VEXP_SHIFT and GC_VEXP_LOGISTIC on every 4099th pattern and on every
+ * [-87, 88.5]; GC_VEXP_SHIFT, GC_VEXP_LOGISTIC and GC_VEXP_SWISH on every 4099th pattern and on every
  * 97th float of [-100, 100], with several shifts and scales; plus the special values
  * (+-0, +-inf, NaN, the ends of the ranges, zero_below and its neighbours) and every
  * length 0..40 (the padded tails). GC_VEXPF_EXHAUSTIVE=1 checks GC_VEXP_PLAIN on all 2^32
@@ -18,9 +18,9 @@ static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
 static float plain(gc_vexp_op op, float v, const gc_vexp_params *p) {
-    float t = op == GC_VEXP_SHIFT ? (v - p->sub) * p->mul : op == GC_VEXP_LOGISTIC ? -v : v;
+    float t = op == GC_VEXP_SHIFT ? (v - p->sub) * p->mul : op >= GC_VEXP_LOGISTIC ? -v : v;
     float e = t < p->zero_below ? 0.0f : expf(t);
-    return op == GC_VEXP_LOGISTIC ? 1.0f / (1.0f + e) : e;
+    return op == GC_VEXP_LOGISTIC ? 1.0f / (1.0f + e) : op == GC_VEXP_SWISH ? v * (1.0f / (1.0f + e)) : e;
 }
 
 static bool same(float a, float b) { return bits(a) == bits(b) || (isnan(a) && isnan(b)); }
@@ -100,7 +100,7 @@ GC_TEST(vexpf_shift_logistic_match) {
     const float shifts[][2] = { { 0, 1 }, { 3.25f, 1 }, { -1.5f, 0.125f }, { 20, 2.5f }, { 0.1f, -1 } };
     for (int l = 0; l < nl; l++)
         for (int s = 0; s < 5; s++)
-            for (int op = GC_VEXP_SHIFT; op <= GC_VEXP_LOGISTIC; op++) {
+            for (int op = GC_VEXP_SHIFT; op <= GC_VEXP_SWISH; op++) {
                 const gc_vexp_params p = { shifts[s][0], shifts[s][1], zb };
                 pat_ctx pc = { 7, 4099 };
                 CHECK_EQ_INT(check_run(lv[l], (gc_vexp_op)op, &p, gen_pattern, &pc, 0x100000000ull / 4099, "patterns"), 0);
@@ -122,7 +122,7 @@ GC_TEST(vexpf_specials_and_tails) {
     const int nsp = (int)(sizeof sp / sizeof sp[0]);
     list_ctx lc = { sp };
     for (int l = 0; l < nl; l++)
-        for (int op = GC_VEXP_PLAIN; op <= GC_VEXP_LOGISTIC; op++) {
+        for (int op = GC_VEXP_PLAIN; op <= GC_VEXP_SWISH; op++) {
             const gc_vexp_params p = { op == GC_VEXP_SHIFT ? 1.0f : 0, op == GC_VEXP_SHIFT ? 0.5f : 1, zb };
             for (int n = 0; n <= nsp; n++)          /* every length: the tails */
                 CHECK_EQ_INT(check_run(lv[l], (gc_vexp_op)op, &p, gen_list, &lc, (uint64_t)n, "specials"), 0);

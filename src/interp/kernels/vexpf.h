@@ -5,6 +5,8 @@
  *   op GC_VEXP_PLAIN     T(v) = v               E(e) = e           (EXP)
  *      GC_VEXP_SHIFT     T(v) = (v - p.sub) * p.mul   E(e) = e     (SOFTMAX: (x - max) beta)
  *      GC_VEXP_LOGISTIC  T(v) = -v              E(e) = 1 / (1 + e) (LOGISTIC)
+ *      GC_VEXP_SWISH     T(v) = -v              E(e) = v * (1 / (1 + e))  (MUL of x and
+ *                                               LOGISTIC(x), elementwise.c)
  * T and E are the float operations written (each rounded, no FMA), so y holds the bits
  * the plain loop `y[i] = E(t < zb ? 0 : expf(T(x[i])))` gives; x may equal y.
  * zb = gc_vexpf_zero_below(): the smallest float t with expf(t) != 0 (about -103.97; found
@@ -13,20 +15,21 @@
  *
  * How the bits are kept (AVX-512F and AVX2 + FMA; the scalar level is the plain loop):
  * each t in [-87, 88.5] (exp(t) a normal float) is widened to double and exp(t) computed
- * there as 2^k exp(r), r = t - k ln2 with |r| <= 0.35 (ln 2 in two parts, FMA), exp(r) by
- * its Taylor polynomial of degree 11 (truncation below 0.35^12 / 12! < 2^-46, rounding a
- * few 2^-53): a double m with |m - e^t| <= 2^-45 e^t. Rounding m to float gives the float
- * nearest e^t unless e^t is close to a midpoint between two floats. The libm expf this
- * matches is assumed to return the float nearest to some y with |y - e^t| <= 2^-32 e^t
- * (glibc and musl since 2018 compute y in double with relative error 1.69 * 2^-34 before
- * their one rounding). Then whenever m lies farther than (2^-32 + 2^-45) e^t from every
- * midpoint, y and e^t and m all round to the same float. In units of m's last bit
- * (2^-52 of its binade), with e^t < 2 * binade * (1 + 2^-45), that distance is below
- * 2^21 + 2^9: lanes whose low 29 bits (the ones float drops) are within 2^21 + 2^10 of the
+ * there as 2^(k/16) exp(r), r = t - k ln2/16 with |r| <= 0.0217 (FMA, ln2/16 in two
+ * parts), 2^(k/16) from a table of 16 doubles and the exponent, exp(r) by its Taylor
+ * polynomial of degree 6 (truncation below 2^-51; the roundings a few 2^-53): a double m
+ * with |m - e^t| <= 2^-48 e^t. Rounding m to float gives the float nearest e^t unless e^t
+ * is close to a midpoint between two floats. The libm expf this matches is assumed to
+ * return the float nearest to some y with |y - e^t| <= 2^-32 e^t (glibc and musl since
+ * 2018 compute y in double with relative error 1.69 * 2^-34 before their one rounding).
+ * Then whenever m lies farther than (2^-32 + 2^-48) e^t from every midpoint, y and e^t and
+ * m all round to the same float. In units of m's last bit (2^-52 of its binade), with
+ * e^t < 2 * binade * (1 + 2^-48), that distance is below 2^21 + 2^6: lanes whose low 29
+ * bits (the ones float drops) are within 2^21 + 2^10 of the
  * midpoint 2^28 call expf instead (about 0.8% of random arguments), as do the arguments
  * outside [-87, 88.5] that are not below zb (NaN, overflow, subnormal results).
- * tests/c/test_vexpf.c holds every level to expf on a sweep of the float range; bench's
- * vexpf_exhaustive checks all 2^32 floats (docs/measurements/floatfast-2026-12-02b.md).
+ * tests/c/test_vexpf.c holds every level to expf on a sweep of the float range, and on all
+ * 2^32 floats with GC_VEXPF_EXHAUSTIVE=1 (docs/measurements/floatfast-2026-12-02b.md).
  */
 #ifndef GC_VEXPF_H
 #define GC_VEXPF_H
@@ -34,7 +37,7 @@
 #include <stddef.h>
 #include "interp/kernels/cpu_isa.h"
 
-typedef enum { GC_VEXP_PLAIN = 0, GC_VEXP_SHIFT = 1, GC_VEXP_LOGISTIC = 2 } gc_vexp_op;
+typedef enum { GC_VEXP_PLAIN = 0, GC_VEXP_SHIFT = 1, GC_VEXP_LOGISTIC = 2, GC_VEXP_SWISH = 3 } gc_vexp_op;
 
 typedef struct {
     float sub, mul;             /* GC_VEXP_SHIFT */
