@@ -113,21 +113,13 @@ static void merge_dims(bin_data *d) {
 /* Swish (see the top): MUL n of x and LOGISTIC(x) takes the LOGISTIC's work when nothing
  * else can see the LOGISTIC's output. */
 static void absorb_logistic(gc_ctx *ctx, gc_node *n, bin_data *d) {
-    if (!ctx->fast || ctx->observed || ctx->isa == GC_ISA_SCALAR) return;
+    if (!ctx->fast || ctx->isa == GC_ISA_SCALAR) return;
     gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
     if (gc_numel(a) != gc_numel(y) || gc_numel(b) != gc_numel(y)) return;   /* no broadcast */
-    const gc_subgraph *s = ctx->f->s;
     for (int side = 0; side < 2; side++) {
         gc_rt *sig = side ? a : b, *x = side ? b : a;               /* y = x * sig or sig * x */
-        if (sig->kind != GC_RT_ACT) continue;
-        gc_node *p = NULL;                                          /* sig's writer, before n */
-        for (gc_node *q = ctx->f->nodes; q < n && !p; q++)
-            for (int j = 0; j < q->n_out; j++) if (q->out[j] == sig) p = q;
-        if (!p || p->code != GC_OP_LOGISTIC || p->folded || p->absorbed || p->n_out != 1 || p->in[0] != x) continue;
-        bool result = false;
-        for (int k = 0; k < s->n_outputs; k++) result |= s->outputs[k] == sig->index;
-        int32_t ops[2];
-        if (result || gc_sg_consumers(ctx->m, ctx->f->sg, sig->index, ops, 2) != 1) continue;
+        gc_node *p = gc_ctx_sole_producer(ctx, n, sig);
+        if (!p || p->code != GC_OP_LOGISTIC || p->in[0] != x) continue;
         p->absorbed = true;
         d->swish = 1 + (side ? 1 : 0);
         d->zero_below = gc_vexpf_zero_below();
