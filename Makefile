@@ -153,6 +153,10 @@ DEPS += $(BUILD)/obj/bench/interp_vs_native.d $(BUILD)/obj/bench/fma_peak.d
 $(BUILD)/pool_speedup: $(BUILD)/obj/bench/pool_speedup.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 DEPS += $(BUILD)/obj/bench/pool_speedup.d
+# where the interpreter's time goes, op by op (minimum over invokes per op)
+$(BUILD)/op_profile: $(BUILD)/obj/bench/op_profile.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+DEPS += $(BUILD)/obj/bench/op_profile.d
 bench: all $(BUILD)/interp_vs_native
 	./bench/interp_vs_native.sh $(BENCH_ARGS)
 bench-all: all $(BUILD)/interp_vs_native

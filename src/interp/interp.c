@@ -137,6 +137,21 @@ int gc_ctx_scratch(gc_ctx *ctx, gc_node *n, size_t bytes) {
     return n->n_scratch++;
 }
 
+gc_node *gc_ctx_sole_producer(gc_ctx *ctx, gc_node *n, const gc_rt *x) {
+    if (ctx->observed || !x || x->kind != GC_RT_ACT) return NULL;
+    gc_node *p = NULL;
+    for (gc_node *q = ctx->f->nodes; q < n && !p; q++)
+        for (int j = 0; j < q->n_out; j++)
+            if (q->out[j] == x) p = q;
+    if (!p || p->folded || p->absorbed || p->n_out != 1) return NULL;
+    const gc_subgraph *s = ctx->f->s;
+    for (int k = 0; k < s->n_outputs; k++)
+        if (s->outputs[k] == x->index) return NULL;
+    int32_t ops[2];
+    if (gc_sg_consumers(ctx->m, ctx->f->sg, x->index, ops, 2) != 1) return NULL;
+    return p;
+}
+
 gc_status gc_set_shape(gc_ctx *ctx, gc_rt *t, int rank, const int32_t *shape) {
     GC_ENSURE(ctx, rank >= 0 && rank <= GC_MAX_RANK, "tensor %d: rank %d out of range",
               (int)t->index, rank);

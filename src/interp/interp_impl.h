@@ -212,6 +212,10 @@ void *gc_ctx_derived(gc_ctx *ctx, const void *src, int kind, int64_t a, int64_t 
 /* Ask for per-eval scratch memory (planned with the activations); returns its slot,
  * -1 on failure. Pointer available in eval as node->scratch[slot]. */
 int gc_ctx_scratch(gc_ctx *ctx, gc_node *n, size_t bytes);
+/* At n's prepare: the node of this frame before n that writes activation x, when n may
+ * absorb it (gc_node.absorbed): no node callback, the writer has one output and is neither
+ * folded nor absorbed, x is read by n alone and is no result of the subgraph; else NULL. */
+gc_node *gc_ctx_sole_producer(gc_ctx *ctx, gc_node *n, const gc_rt *x);
 
 gc_status gc_set_shape(gc_ctx *ctx, gc_rt *t, int rank, const int32_t *shape);
 /* Arity check: n_in within [lo, hi] non-null-counted positions, n_out == nout. */

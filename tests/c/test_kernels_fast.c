@@ -326,6 +326,8 @@ GC_TEST(kernels_fast_fully_connected) {
     fc_case(32, 128, 128, 0, 1, false);
     fc_case(3, 70, 70, 0, 1, true);               /* run-time weights, packed per eval */
     fc_case(9, 33, 5, 3, 2, false);               /* run-time bias: the reference */
+    fc_case(37, 1024, 40, 1, 1, false);           /* rows 4 KiB apart: tiles copied apart (gemm_f32.h) */
+    fc_case(17, 2048, 20, 0, 0, true);            /* the same with a one-row last tile */
 }
 
 /* BATCH_MATMUL [Ba, 1, M, K] x [Bb, K, N] (adj_x / adj_y transpose the last two dims). */
@@ -352,6 +354,7 @@ GC_TEST(kernels_fast_batch_matmul) {
         bmm_case(irand(1, 2), irand(1, 3), irand(1, 19), irand(1, 40), irand(1, 40), irand(0, 1), irand(0, 1), irand(0, 1));
     bmm_case(1, 1, 1, 64, 100, false, false, true);
     bmm_case(2, 1, 70, 64, 80, true, false, false);  /* split over 3 threads */
+    bmm_case(1, 2, 20, 1024, 24, false, true, false); /* rows 4 KiB apart: tiles copied apart */
 }
 
 GC_TEST(kernels_fast_isa_levels) {

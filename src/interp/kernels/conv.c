@@ -503,6 +503,35 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
     return GC_OK;
 }
 
+/* fp32 DEPTHWISE_CONV_2D after a PAD / PADV2 of zeros on H and W only: the conv reads the
+ * PAD's input, its padding grown by the PAD's top / left (the PAD is absorbed, never run).
+ * The reference adds x*w = 0*w over the padded taps; the fast kernel skips taps outside
+ * the image: the same sums while 0*w is +-0, so every weight must be finite (the sums
+ * start at +0 and never become -0 in round-to-nearest: adding +-0 leaves them). */
+static void dw_absorb_pad(gc_ctx *ctx, gc_node *n, conv_data *d, const float *wf, int64_t K) {
+    if (!ctx->fast) return;
+    gc_node *p = gc_ctx_sole_producer(ctx, n, n->in[0]);
+    if (!p || (p->code != GC_OP_PAD && p->code != GC_OP_PADV2) || p->n_in < 2) return;
+    gc_rt *px = p->in[0], *pd = p->in[1];
+    if (!px || !pd || !pd->known || px->dtype != GC_T_FLOAT32 || px->rank != 4 || gc_numel(pd) != 8) return;
+    int64_t pads[8];
+    for (int i = 0; i < 8; i++) pads[i] = gc_get_int(pd, (size_t)i);
+    if (pads[0] || pads[1] || pads[6] || pads[7]) return;          /* batch and channels unpadded */
+    for (int i = 2; i < 6; i++) if (pads[i] < 0 || pads[i] > (1 << 24)) return;
+    if (p->code == GC_OP_PADV2 && p->n_in > 2 && p->in[2]) {        /* the constant must be 0 */
+        const gc_rt *v = p->in[2];
+        if (!v->known || v->dtype != GC_T_FLOAT32 || gc_numel(v) != 1 || ((const float *)v->data)[0] != 0.0f) return;
+    }
+    if (px->shape[0] != d->B || px->shape[3] != d->C || px->shape[1] + pads[2] + pads[3] != d->H ||
+        px->shape[2] + pads[4] + pads[5] != d->W || d->pt + pads[2] > (1 << 24) || d->pl + pads[4] > (1 << 24))
+        return;
+    for (int64_t i = 0; i < K * d->OC; i++) if (!isfinite(wf[i])) return;
+    d->H = px->shape[1]; d->W = px->shape[2];
+    d->pt += (int32_t)pads[2]; d->pl += (int32_t)pads[4];
+    n->in[0] = px;
+    p->absorbed = true;
+}
+
 /* fp32: the fast CONV_2D / DEPTHWISE_CONV_2D (gemm_f32.h, dwconv_f32.h) on a constant
  * filter; leaves d->fast / d->dwf NULL where the fast path would not give the reference's
  * bits (it then runs the reference). */
@@ -511,6 +540,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (!d->OH || !d->OW || !d->B) return GC_OK;
     if (d->kind == K_DW) {
         if (d->mult != 1) return GC_OK;
+        dw_absorb_pad(ctx, n, d, wf, K);
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
         n->fast = true;

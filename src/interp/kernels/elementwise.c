@@ -30,6 +30,10 @@
  *     PRELU: TFLite's reference: x >= zp: (x - zp) * s_in/s_out; else
  *       (x - zp)(a - zp_a) * s_in s_a / s_out; both via MultiplyByQuantizedMultiplier.
  * fp16: arithmetic in float32; the output is rounded by the core (no accumulation).
+ * Swish: in fp32 (ctx->fast, no node callback), a float MUL of x and LOGISTIC(x) (same
+ *   shapes, no activation, the LOGISTIC read by nothing else and no result of the
+ *   subgraph) absorbs the LOGISTIC: y = x * (1 / (1 + expf(-x))) in one pass through the
+ *   vector expf (kernels/vexpf.h GC_VEXP_SWISH): the two ops' bits.
  * Large outputs (float and quantized; integer ops stay on one thread, their errors are
  * data-dependent) are split into element ranges over the pool; the float inner runs are
  * specialised for contiguous and scalar operands, so that they vectorise (each element
@@ -37,6 +41,9 @@
  */
 #include "interp/interp_impl.h"
 #include "interp/kernels/qelem8.h"
+#ifndef GC_FP64_BUILD
+#include "interp/kernels/vexpf.h"
+#endif
 
 #include <stdlib.h>
 
@@ -68,6 +75,8 @@ typedef struct {
     int pat_side;               /* 1: b repeats along the outer dim, 2: a does */
     int64_t pat_len;            /* elements of the laid-out pattern (a multiple of the inner run) */
     int gather_slot;            /* scratch: short runs gathered into 2 x 256 contiguous bytes (-1: none) */
+    int swish;                  /* MUL absorbing LOGISTIC: 1 + the index of x among the inputs (0: no) */
+    float zero_below;           /* swish: gc_vexpf_zero_below() */
 } bin_data;
 
 static int op_of(int32_t code) {
@@ -99,6 +108,35 @@ static void merge_dims(bin_data *d) {
     if (r == 0) { d->shape[0] = 1; d->sa[0] = 0; d->sb[0] = 0; r = 1; }
     d->rank = r;
 }
+
+#ifndef GC_FP64_BUILD
+/* Swish (see the top): MUL n of x and LOGISTIC(x) takes the LOGISTIC's work when nothing
+ * else can see the LOGISTIC's output. */
+static void absorb_logistic(gc_ctx *ctx, gc_node *n, bin_data *d) {
+    if (!ctx->fast || ctx->isa == GC_ISA_SCALAR) return;
+    gc_rt *a = n->in[0], *b = n->in[1], *y = n->out[0];
+    if (gc_numel(a) != gc_numel(y) || gc_numel(b) != gc_numel(y)) return;   /* no broadcast */
+    for (int side = 0; side < 2; side++) {
+        gc_rt *sig = side ? a : b, *x = side ? b : a;               /* y = x * sig or sig * x */
+        gc_node *p = gc_ctx_sole_producer(ctx, n, sig);
+        if (!p || p->code != GC_OP_LOGISTIC || p->in[0] != x) continue;
+        p->absorbed = true;
+        d->swish = 1 + (side ? 1 : 0);
+        d->zero_below = gc_vexpf_zero_below();
+        return;
+    }
+}
+
+typedef struct { gc_ctx *ctx; const gc_node *n; const bin_data *d; } swish_job;
+
+static void swish_job_run(void *arg, int64_t e0, int64_t e1, int wk) {
+    (void)wk;
+    const swish_job *j = arg;
+    const gc_vexp_params p = { 0, 1, j->d->zero_below };
+    const float *x = (const float *)j->n->in[j->d->swish - 1]->data;
+    gc_vexpf_run((gc_isa)j->ctx->isa, GC_VEXP_SWISH, x + e0, (float *)j->n->out[0]->data + e0, (size_t)(e1 - e0), &p);
+}
+#endif
 
 static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
     GC_TRY(gc_check_arity(ctx, n, 2, 2, 1));
@@ -138,7 +176,11 @@ static gc_status binary_prepare(gc_ctx *ctx, gc_node *n) {
         GC_UNSUP(ctx, !(d->op == E_PRELU && dt != GC_T_FLOAT32), "PRELU on %s", gc_type_name(dt));
         GC_UNSUP(ctx, dt == GC_T_FLOAT32 || d->op != E_POW || dt == GC_T_INT32, "POW on %s", gc_type_name(dt));
         n->data = d;
-        return gc_set_shape(ctx, y, rank, shp);
+        GC_TRY(gc_set_shape(ctx, y, rank, shp));
+#ifndef GC_FP64_BUILD
+        if (dt == GC_T_FLOAT32 && d->op == E_MUL && act == 0) absorb_logistic(ctx, n, d);
+#endif
+        return GC_OK;
     }
     GC_UNSUP(ctx, gc_is_qint(dt), "type %s is not supported", gc_type_name(dt));
     GC_ENSURE(ctx, a->scale > 0 && b->scale > 0 && (is_cmp(d->op) || y->scale > 0), "quantized tensors need per-tensor scales");
@@ -458,6 +500,14 @@ static gc_status binary_eval(gc_ctx *ctx, gc_node *n) {
     uint64_t total = gc_numel(n->out[0]);
     if (total == 0) return GC_OK;
     if (d->pat_slot >= 0 || d->gather_slot >= 0) return q8_runs(ctx, n, d);
+#ifndef GC_FP64_BUILD
+    if (d->swish) {
+        swish_job j = { ctx, n, d };
+        int64_t chunk = (gc_ctx_chunk(ctx, (int64_t)total, 4.0) + 63) / 64 * 64;
+        gc_ctx_for(ctx, (int64_t)total, chunk, swish_job_run, &j);
+        return GC_OK;
+    }
+#endif
     bool split = dt != GC_T_INT32 && dt != GC_T_INT64 && dt != GC_T_BOOL;
     double cost = d->op == E_POW || d->op == E_FLOORMOD ? 20.0 : dt == GC_T_FLOAT32 ? 0.25 : 2.0;
     int64_t chunk = split ? gc_ctx_chunk(ctx, (int64_t)total, cost) : (int64_t)total;

@@ -89,6 +89,7 @@ typedef struct fc_data {
     /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, bit-identical): the packed weights replace wt */
     gc_gemm_b *pb;              /* NULL: the reference loops */
     float *pbias;               /* the bias padded to the panels */
+    int apack_slot;             /* scratch: each worker's copy of a row tile (gemm_f32.h), or -1 */
 #endif
     struct gc_q8op *q8;         /* 8-bit fast path (qconv8.h), else NULL */
 #ifndef GC_FP64_BUILD
@@ -100,17 +101,18 @@ typedef struct fc_data {
 /* y = a B over M rows, its row tiles split over the pool (chunks of ~GC_PAR_GRAIN
  * multiply-adds at least; every tile's outputs are computed the same way on any thread) */
 typedef struct { const gc_gemm_b *b; const float *bias; float lo, hi; const float *a; int64_t lda;
-                 float *y; int64_t ldy, M; } gemm_job;
+                 float *y; int64_t ldy, M; float *apack; size_t apack_per; } gemm_job;
 
 static void gemm_job_run(void *arg, int64_t t0, int64_t t1, int w) {
-    (void)w;
     const gemm_job *j = arg;
-    gc_gemmf_run(j->b, j->bias, j->lo, j->hi, j->a, j->lda, j->y, j->ldy, j->M, t0, t1);
+    gc_gemmf_run(j->b, j->bias, j->lo, j->hi, j->a, j->lda, j->y, j->ldy, j->M, t0, t1,
+                 j->apack ? j->apack + (size_t)w * j->apack_per : NULL);
 }
 
+/* apack: threads x gc_gemmf_apack_floats(b, lda) floats, or NULL */
 static void gemm_split(gc_ctx *ctx, const gc_gemm_b *b, const float *bias, float lo, float hi, const float *a,
-                       int64_t lda, float *y, int64_t ldy, int64_t M) {
-    gemm_job j = { b, bias, lo, hi, a, lda, y, ldy, M };
+                       int64_t lda, float *y, int64_t ldy, int64_t M, float *apack) {
+    gemm_job j = { b, bias, lo, hi, a, lda, y, ldy, M, apack, gc_gemmf_apack_floats(b, lda) };
     int64_t tiles = gc_gemmf_tiles(b, M);
     double work = (double)M * b->K * b->N;
     gc_ctx_for(ctx, tiles, gc_ctx_chunk(ctx, tiles, tiles ? work / (double)tiles : 0), gemm_job_run, &j);
@@ -144,6 +146,12 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     if (!d->pbias) return GC_ERR_NOMEM;
     gc_gemm_pack_bias(pb, b ? (const float *)b->data : NULL, d->pbias);
     d->pb = pb;
+    d->apack_slot = -1;
+    const size_t ap = gc_gemmf_apack_floats(pb, d->K);
+    if (ap) {
+        d->apack_slot = gc_ctx_scratch(ctx, n, ap * sizeof(float) * (size_t)ctx->threads);
+        if (d->apack_slot < 0) return GC_ERR_NOMEM;
+    }
     n->fast = true;
     n->own_store = ctx->fp16;                  /* fc_eval rounds the row tiles (ctx->store) */
     if (w->known) n->unread_in = 1u << 1 | 1u << 2;   /* weights and bias: packed copies */
@@ -666,7 +674,8 @@ static gc_status fc_eval(gc_ctx *ctx, gc_node *n) {
         if (d->pb) {
             if (d->runtime_w) gc_gemm_pack_nk(d->pb, (const float *)n->in[1]->data, K);
             d->pb->store = ctx->store;
-            gemm_split(ctx, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows);
+            gemm_split(ctx, d->pb, d->pbias, d->lo, d->hi, (const float *)x->data, K, (float *)y->data, N, d->rows,
+                       d->apack_slot >= 0 ? (float *)n->scratch[d->apack_slot] : NULL);
             return GC_OK;
         }
 #endif
@@ -708,6 +717,7 @@ typedef struct {
     float *pconst;              /* constant b: every matrix packed at prepare, pstride floats apart */
     size_t pstride;
     int pk_slot, at_slot;       /* scratch: b packed per eval; a transposed (adj_x) */
+    int apack_slot;             /* scratch: each worker's copy of a row tile (gemm_f32.h), or -1 */
     struct gc_q8bmm *q8b;       /* int8 fast path (qconv8.h), else NULL */
 #endif
 } bmm_data;
@@ -874,6 +884,12 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
         if (d->at_slot < 0) return GC_ERR_NOMEM;
     }
     d->pb = pb;
+    d->apack_slot = -1;
+    const size_t ap = gc_gemmf_apack_floats(pb, d->K);
+    if (ap) {
+        d->apack_slot = gc_ctx_scratch(ctx, n, ap * sizeof(float) * (size_t)ctx->threads);
+        if (d->apack_slot < 0) return GC_ERR_NOMEM;
+    }
     n->fast = true;
     n->own_store = ctx->fp16;                      /* bmm_fast_eval rounds the row tiles (ctx->store) */
     if (d->pconst) n->unread_in = 1u << 1;         /* b: packed at prepare */
@@ -882,7 +898,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
 
 /* fp32 BATCH_MATMUL: b's matrices packed (constant: at prepare; else here, one item per
  * matrix), a's transposed with adj_x, then one range of (batch, row tile) items */
-typedef struct { const bmm_data *d; const float *a, *b; float *at, *pk; float *y; int64_t tiles; } bmm_job;
+typedef struct { const bmm_data *d; const float *a, *b; float *at, *pk; float *y; int64_t tiles; float *apack; } bmm_job;
 
 static void bmm_pack_run(void *arg, int64_t m0, int64_t m1, int w) {
     (void)w;
@@ -910,10 +926,10 @@ static void bmm_transpose_run(void *arg, int64_t m0, int64_t m1, int w) {
 }
 
 static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
-    (void)w;
     const bmm_job *j = arg;
     const bmm_data *d = j->d;
     const int64_t M = d->M, K = d->K, N = d->N;
+    float *apack = j->apack ? j->apack + (size_t)w * gc_gemmf_apack_floats(d->pb, K) : NULL;
     for (int64_t i = i0; i < i1;) {
         const int64_t bi = i / j->tiles, t0 = i % j->tiles;
         const int64_t t1 = i1 - (i - t0) < j->tiles ? i1 - (i - t0) : j->tiles;
@@ -921,7 +937,7 @@ static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
         bmm_batch(d, bi, &oa, &ob);
         gc_gemm_b pb = *d->pb;
         pb.w = j->pk + (size_t)ob * d->pstride;
-        gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, j->a + oa * M * K, K, j->y + bi * M * N, N, M, t0, t1);
+        gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, j->a + oa * M * K, K, j->y + bi * M * N, N, M, t0, t1, apack);
         i += t1 - t0;
     }
 }
@@ -931,7 +947,7 @@ static void bmm_fast_eval(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     const int64_t M = d->M, K = d->K, N = d->N;
     d->pb->store = ctx->store;                 /* fp16: the row tiles rounded as stored (n->own_store) */
     bmm_job j = { d, (const float *)a->data, (const float *)b->data, NULL, d->pconst, (float *)y->data,
-                  gc_gemmf_tiles(d->pb, M) };
+                  gc_gemmf_tiles(d->pb, M), d->apack_slot >= 0 ? (float *)n->scratch[d->apack_slot] : NULL };
     if (!d->pconst) {
         gc_gemm_b al = *d->pb;
         gc_gemm_b_bind(&al, (float *)n->scratch[d->pk_slot]);

@@ -126,14 +126,31 @@ void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_
 
 int64_t gc_gemmf_tiles(const gc_gemm_b *b, int64_t M) { return (M + b->MR - 1) / b->MR; }
 
+/* the copy's row stride: K rounded up to 16 floats, then 16 more (64 bytes: consecutive
+ * rows one L1 set apart) */
+static int64_t apack_ld(const gc_gemm_b *b) { return ((int64_t)b->K + 15) / 16 * 16 + 16; }
+
+size_t gc_gemmf_apack_floats(const gc_gemm_b *b, int64_t lda) {
+    if (b->K < 512 || (lda * (int64_t)sizeof(float)) % 4096 != 0) return 0;
+    return (size_t)b->MR * (size_t)apack_ld(b) + 16;        /* + 16: the 64-byte alignment */
+}
+
 void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
                   const float *a, int64_t lda, float *y, int64_t ldy, int64_t M,
-                  int64_t t0, int64_t t1) {
+                  int64_t t0, int64_t t1, float *apack) {
     const int32_t MR = b->MR;
     const float *rows[MAX_MR];
     gc_ukr_args u = { .T = 1, .ICg = b->K, .a = rows, .a_off = 0, .lo = lo, .hi = hi, .ldy = ldy };
+    float *ap = NULL;
+    const int64_t ldp = apack_ld(b);
+    if (apack && gc_gemmf_apack_floats(b, lda)) ap = (float *)(((uintptr_t)apack + 63) & ~(uintptr_t)63);
     for (int64_t t = t0; t < t1; t++) {
         int64_t m0 = t * MR, mr = M - m0 < MR ? M - m0 : MR;
+        if (ap && mr > 1) {                        /* the tile's rows, copied apart (see gemm_f32.h) */
+            for (int64_t m = 0; m < mr; m++)
+                memcpy(ap + (size_t)(m * ldp), a + (size_t)(m0 + m) * (size_t)lda, (size_t)b->K * sizeof(float));
+            for (int32_t m = 0; m < MR; m++) rows[m] = ap + (size_t)((m < mr ? m : 0) * ldp);
+        } else
         for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
         u.mr = (int32_t)mr;
         tile_panels(b, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);

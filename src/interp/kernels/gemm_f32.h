@@ -88,11 +88,16 @@ void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_
 /* ---- FULLY_CONNECTED / BATCH_MATMUL: y = clamp(a B + bias) ------------------------------
  * a: M rows of K floats, row stride lda; y: M rows of N floats, row stride ldy; bias: the
  * padded bias (gc_gemm_pack_bias) or NULL (no addition, BATCH_MATMUL). Tiles are the
- * groups of MR rows. */
+ * groups of MR rows.
+ * apack: NULL, or gc_gemmf_apack_floats(b, lda) floats of the calling thread's own: when
+ * that is not 0 (a row stride of a multiple of 4 KiB, K >= 512: the MR rows a tile reads
+ * side by side would share one set of the L1 cache), each tile's rows are first copied
+ * there at a stride that spreads them over the sets (the same values: the same bits). */
 int64_t gc_gemmf_tiles(const gc_gemm_b *b, int64_t M);
+size_t gc_gemmf_apack_floats(const gc_gemm_b *b, int64_t lda);
 void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
                   const float *a, int64_t lda, float *y, int64_t ldy, int64_t M,
-                  int64_t t0, int64_t t1);
+                  int64_t t0, int64_t t1, float *apack);
 
 /* ---- CONV_2D (NHWC, groups) ---------------------------------------------------------------
  * Geometry as conv.c's: input [Bn, H, W, C], output [Bn, OH, OW, OC], OC = G * OCg, filter

@@ -558,23 +558,48 @@ static gc_status split_v_prepare(gc_ctx *ctx, gc_node *n) {
 
 /* ---- TILE / BROADCAST_TO / REVERSE_V2 ------------------------------------------------------------ */
 
-/* y[i] = x[i mod x.shape] per dim (tile: x.shape divides y.shape; broadcast: x dims 1). */
+/* y[i] = x[i mod x.shape] per dim (tile: x.shape divides y.shape; broadcast: x dims 1),
+ * by blocks: dim d of the output at offset yoff is x's xs[d] sub-blocks (dim d + 1 down)
+ * written once, then that run of xs[d] blocks copied from y to itself until y.shape[d]
+ * is filled (copies of doubling length); the last dim's sub-blocks are x's elements. */
+typedef struct {
+    int r, es;
+    const int32_t *ys, *xs;
+    int64_t xst[GC_MAX_RANK], yst[GC_MAX_RANK];     /* element strides */
+    const uint8_t *x;
+    uint8_t *y;
+} tile_walk;
+
+/* fill [y, y + total) with copies of its first `block` bytes */
+static void tile_replicate(uint8_t *y, size_t block, size_t total) {
+    for (size_t done = block; done < total;) {
+        size_t c = done < total - done ? done : total - done;
+        memcpy(y + done, y, c);
+        done += c;
+    }
+}
+
+static void tile_dim(const tile_walk *w, int d, int64_t xoff, int64_t yoff) {
+    uint8_t *y = w->y + yoff * w->es;
+    const size_t run = (size_t)w->xs[d] * (size_t)w->yst[d] * (size_t)w->es;
+    if (d == w->r - 1) memcpy(y, w->x + xoff * w->es, run);
+    else
+        for (int32_t i = 0; i < w->xs[d]; i++) tile_dim(w, d + 1, xoff + i * w->xst[d], yoff + i * w->yst[d]);
+    tile_replicate(y, run, (size_t)w->ys[d] * (size_t)w->yst[d] * (size_t)w->es);
+}
+
 static gc_status tile_eval(gc_ctx *ctx, gc_node *n) {
     (void)ctx;
     gc_rt *x = n->in[0], *y = n->out[0];
-    int r = y->rank, es = gc_esize(y->dtype);
+    int r = y->rank;
     int32_t xs[GC_MAX_RANK];
     for (int d = 0; d < r; d++) { int k = d - (r - x->rank); xs[d] = k >= 0 ? x->shape[k] : 1; }
-    int64_t xst[GC_MAX_RANK];
-    gc_strides(r, xs, xst);
-    uint64_t total = gc_numel(y);
-    int32_t idx[GC_MAX_RANK] = { 0 };
-    for (uint64_t o = 0; o < total; o++) {
-        int64_t src = 0;
-        for (int d = 0; d < r; d++) src += (int64_t)(idx[d] % xs[d]) * xst[d];
-        memcpy(y->data + o * (uint64_t)es, x->data + src * es, (size_t)es);
-        for (int d = r - 1; d >= 0; d--) { if (++idx[d] < y->shape[d]) break; idx[d] = 0; }
-    }
+    if (gc_numel(y) == 0) return GC_OK;
+    if (r == 0) { memcpy(y->data, x->data, (size_t)gc_esize(y->dtype)); return GC_OK; }
+    tile_walk w = { r, gc_esize(y->dtype), y->shape, xs, { 0 }, { 0 }, x->data, y->data };
+    gc_strides(r, xs, w.xst);
+    gc_strides(r, y->shape, w.yst);
+    tile_dim(&w, 0, 0, 0);
     return GC_OK;
 }
 

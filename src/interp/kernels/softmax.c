@@ -22,10 +22,18 @@
  *   (gc_f16_round_copy: F16C, the same bits); an argument below -17.5 gives e_i = +0
  *   without calling expf: exp(-17.5) < 2.6e-8 is below 2^-25, half of the smallest half,
  *   so any expf within 10% rounds to +0 there.
+ * Float SOFTMAX outside fp16-acc, unless opts.reference_kernels: the same bits in another
+ *   order of work: e_i by the vector expf with libm's bits (kernels/vexpf.h: the argument
+ *   (x_i - m) beta formed as above, +0 below zero_below), and up to 8 rows at once: their
+ *   sums interleaved (row g's s in order over i, each its own chain: adding the +0 of an
+ *   exp below zero_below to s >= +0 changes nothing), then each row's quotients.
  * Rows are split over the pool (each row computed as above on one thread); in the fp16
  *   modes each row is stored as half as soon as it is computed (node->own_store).
  */
 #include "interp/interp_impl.h"
+#ifndef GC_FP64_BUILD
+#include "interp/kernels/vexpf.h"
+#endif
 
 /* The quotient and copy loops run across independent outputs, so vectorising them keeps
  * every result; GCC's -O2 does not vectorise them, -O3 does (as conv.c). */
@@ -104,6 +112,45 @@ static inline __attribute__((always_inline)) float row_max(const float *a, uint6
     return m;
 }
 
+#ifndef GC_FP64_BUILD
+/* float SOFTMAX rows [r0, r1) with the vector expf (see the top): groups of up to 8 rows,
+ * each row's exps, then the 8 sums side by side (8 chains of adds, each in its row's
+ * order), then each row's quotients */
+enum { SM_GROUP = 8 };
+
+GC_CLONES static void softmax_rows_vexp(const softmax_job *j, int64_t r0, int64_t r1) {
+    const softmax_data *d = j->d;
+    const gc_ctx *ctx = j->ctx;
+    const uint64_t L = d->len;
+    const float *xs = (const float *)j->n->in[0]->data;
+    float *ys = (float *)j->n->out[0]->data;
+    for (int64_t g0 = r0; g0 < r1; g0 += SM_GROUP) {
+        const int G = r1 - g0 < SM_GROUP ? (int)(r1 - g0) : SM_GROUP;
+        float *b = ys + (uint64_t)g0 * L;
+        for (int g = 0; g < G; g++) {
+            const float *a = xs + (uint64_t)(g0 + g) * L;
+            const gc_vexp_params p = { row_max(a, L), d->beta, d->zero_below };
+            gc_vexpf_run((gc_isa)ctx->isa, GC_VEXP_SHIFT, a, b + (uint64_t)g * L, (size_t)L, &p);
+        }
+        float s[SM_GROUP] = { 0 };
+        if (G == SM_GROUP) {
+            for (uint64_t i = 0; i < L; i++)
+#pragma GCC unroll 8
+                for (int g = 0; g < SM_GROUP; g++) s[g] += b[(uint64_t)g * L + i];
+        } else {
+            for (int g = 0; g < G; g++)
+                for (uint64_t i = 0; i < L; i++) s[g] += b[(uint64_t)g * L + i];
+        }
+        for (int g = 0; g < G; g++) {
+            float *bg = b + (uint64_t)g * L;
+            const float sg = s[g];
+            for (uint64_t i = 0; i < L; i++) bg[i] = bg[i] / sg;      /* vectorised */
+            gc_f16_store(ctx->store, bg, (size_t)L);                  /* fp16: as half (own_store) */
+        }
+    }
+}
+#endif
+
 GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     const softmax_job *j = arg;
     const softmax_data *d = j->d;
@@ -115,6 +162,12 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     (void)acc16;
     const float *xs = (const float *)j->n->in[0]->data;
     float *ys = (float *)j->n->out[0]->data;
+#ifndef GC_FP64_BUILD
+    if (code == GC_OP_SOFTMAX && !acc16 && !ctx->reference && !(ctx->hm && ctx->hm->half_math)) {
+        softmax_rows_vexp(j, r0, r1);
+        return;
+    }
+#endif
     for (int64_t r = r0; r < r1; r++) {
         const float *a = xs + (uint64_t)r * L; float *b = ys + (uint64_t)r * L;
         if (code == GC_OP_L2_NORMALIZATION) {

@@ -21,12 +21,22 @@
  *     above (exact by construction); tables are looked up by qelem8.h (AVX-512 VBMI).
  * INT16 is not supported (an error names the op).
  * fp16: float math in float32; the output is rounded by the core.
+ * Float LOGISTIC and EXP outside the native fp16 mode, unless opts.reference_kernels: the
+ *   vector expf with libm's bits (kernels/vexpf.h; 1 / (1 + e) in float after it): the
+ *   same bits.
+ * Float GELU (erf form) in fp32 (ctx->fast): the same float operations around a vector erf
+ *   (kernels/vgelu.h): NOT the reference's bits (libm's erff is not correctly rounded),
+ *   within |x| 2^-23 + ulp(y) of them; opts.reference_kernels keeps erff.
  * Large tensors are split into element ranges over the pool; the float loops of the
  * arithmetic-only functions are written one per op (vectorised: the same expression per
  * element, the same bits).
  */
 #include "interp/interp_impl.h"
 #include "interp/kernels/qelem8.h"
+#ifndef GC_FP64_BUILD
+#include "interp/kernels/vexpf.h"
+#include "interp/kernels/vgelu.h"
+#endif
 
 #include <stdlib.h>
 
@@ -35,6 +45,7 @@
 typedef struct {
     float alpha;                       /* LEAKY_RELU */
     int approximate;                   /* GELU */
+    float zero_below;                  /* LOGISTIC, EXP: below it expf is +0 (vexpf.h) */
     /* quantized */
     bool lut;
     uint8_t table[256];
@@ -104,6 +115,9 @@ static gc_status unary_prepare(gc_ctx *ctx, gc_node *n) {
     if (!d) return GC_ERR_NOMEM;
     if (n->code == GC_OP_LEAKY_RELU) d->alpha = (float)gc_opt_float(gc_opts(n), GC_O_LeakyReluOptions_alpha);
     if (n->code == GC_OP_GELU) d->approximate = (int)gc_opt_int(gc_opts(n), GC_O_GeluOptions_approximate);
+#ifndef GC_FP64_BUILD
+    if (n->code == GC_OP_LOGISTIC || n->code == GC_OP_EXP) d->zero_below = gc_vexpf_zero_below();
+#endif
     n->data = d;
     int dt = x->dtype;
     if (n->code == GC_OP_LOGICAL_NOT) {
@@ -242,6 +256,16 @@ GC_CLONES static void unary_range(gc_ctx *ctx, const gc_node *n, uint64_t i0, ui
             (n->code == GC_OP_LOGISTIC || n->code == GC_OP_HARD_SWISH || n->code == GC_OP_GELU)) {
             if (half_block(n->code, d, a + i0, b + i0, i1 - i0)) return;
             for (uint64_t i = i0; i < i1; i++) b[i] = f_half(n->code, d, a[i]);
+            return;
+        }
+        if ((n->code == GC_OP_LOGISTIC || n->code == GC_OP_EXP) && !ctx->reference && ctx->isa > GC_ISA_SCALAR) {
+            const gc_vexp_params p = { 0, 1, d->zero_below };
+            gc_vexpf_run((gc_isa)ctx->isa, n->code == GC_OP_EXP ? GC_VEXP_PLAIN : GC_VEXP_LOGISTIC, a + i0, b + i0,
+                         (size_t)(i1 - i0), &p);
+            return;
+        }
+        if (n->code == GC_OP_GELU && !d->approximate && ctx->fast) {
+            gc_vgelu_run((gc_isa)ctx->isa, a + i0, b + i0, (size_t)(i1 - i0));
             return;
         }
 #endif

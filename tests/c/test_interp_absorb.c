@@ -1,0 +1,167 @@
+/* test_interp_absorb.c — float ops absorbed into the op after them in fp32 (gc_node.absorbed):
+ * a LOGISTIC into the MUL of x and LOGISTIC(x) (swish, elementwise.c) and a PAD of zeros into
+ * the DEPTHWISE_CONV_2D after it (conv.c). Two-op models, each run fp32 by default, with a
+ * node callback (nothing absorbed) and with --reference-kernels: the same bits, and the
+ * absorption counted only where allowed (not when the LOGISTIC is also a result, not for a
+ * PAD of 1, not for an Inf weight, never in fp16). */
+#include "test.h"
+#include "interp/interp.h"
+#include "model/model.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static float frand(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return ((float)(*s >> 8) / 16777216.0f - 0.5f) * 24.0f;       /* [-12, 12) */
+}
+
+static int on_node_nop(int32_t op, const gc_tview *outs, int n_outs, void *user) {
+    (void)op; (void)outs; (void)n_outs; (void)user;
+    return 0;
+}
+
+/* run m (one float input of n floats) and copy output 0 (n_out floats); absorbed ops into *abs */
+static bool run(gc_model *m, const float *x, size_t n, float *out, size_t n_out, gc_precision p, bool observe,
+                bool ref, int *abs) {
+    char err[256];
+    gc_interp_opts o = { .precision = p, .signature = -1, .reference_kernels = ref,
+                         .on_node = observe ? on_node_nop : NULL };
+    gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
+    bool ok = it && gc_interp_prepare(it) == GC_OK;
+    if (ok) {
+        gc_tview v = gc_interp_input(it, 0);
+        ok = v.nbytes == n * sizeof(float);
+        if (ok) memcpy(v.data, x, v.nbytes);
+    }
+    ok = ok && gc_interp_invoke(it) == GC_OK;
+    if (ok) {
+        gc_tview v = gc_interp_output(it, 0);
+        ok = v.nbytes == n_out * sizeof(float);
+        if (ok) memcpy(out, v.data, v.nbytes);
+        gc_interp_stats st;
+        gc_interp_stats_get(it, &st);
+        *abs = st.n_absorbed;
+    }
+    if (!ok) fprintf(stderr, "  run failed: %s\n", it ? gc_interp_errmsg(it) : err);
+    gc_interp_free(it);
+    return ok;
+}
+
+static void check_same(const float *a, const float *b, size_t n, const char *what) {
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], 4) != 0 && !(isnan(a[i]) && isnan(b[i]))) bad++;
+    CHECK_MSG(bad == 0, "%s: %zu of %zu outputs differ", what, bad, n);
+}
+
+/* x -> LOGISTIC -> s; y = MUL(x, s) or MUL(s, x); s also a result when `s_out` */
+static gc_model *swish_model(int n, bool s_first, bool s_out) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    int32_t shp[2] = { 1, n };
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 2, shp, 0);
+    int32_t s = gc_sg_add_tensor(m, sg, "s", GC_T_FLOAT32, 2, shp, 0);
+    int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 2, shp, 0);
+    int32_t lg = gc_model_add_opcode(m, GC_OP_LOGISTIC, NULL, 1), mu = gc_model_add_opcode(m, GC_OP_MUL, NULL, 1);
+    gc_sg_insert_op(m, sg, 0, lg, 1, &x, 1, &s);
+    int32_t min[2] = { s_first ? s : x, s_first ? x : s };
+    gc_sg_insert_op(m, sg, 1, mu, 2, min, 1, &y);
+    int32_t outs[2] = { y, s };
+    gc_sg_set_io(m, sg, 1, &x, s_out ? 2 : 1, outs);
+    return m;
+}
+
+GC_TEST(interp_absorb_swish) {
+    enum { N = 1000 };
+    static float x[N], ref[N], got[N];
+    uint32_t seed = 7;
+    for (int i = 0; i < N; i++) x[i] = frand(&seed);
+    x[0] = 0.0f; x[1] = -0.0f; x[2] = INFINITY; x[3] = -INFINITY; x[4] = NAN; x[5] = -120.0f; x[6] = 100.0f; x[7] = -95.0f;
+    for (int f = 0; f < 2; f++) {
+        gc_model *m = swish_model(N, f == 1, false);
+        int ab = -1;
+        CHECK(run(m, x, N, ref, N, GC_PREC_FP32, false, true, &ab));
+        CHECK_EQ_INT(ab, 0);
+        CHECK(run(m, x, N, got, N, GC_PREC_FP32, false, false, &ab));
+        check_same(got, ref, N, f ? "swish MUL(s, x)" : "swish MUL(x, s)");
+        CHECK_EQ_INT(ab, 1);
+        CHECK(run(m, x, N, got, N, GC_PREC_FP32, true, false, &ab));   /* a callback sees every op */
+        check_same(got, ref, N, "swish observed");
+        CHECK_EQ_INT(ab, 0);
+        CHECK(run(m, x, N, got, N, GC_PREC_FP16, false, false, &ab));
+        CHECK_EQ_INT(ab, 0);
+        gc_model_free(m);
+    }
+    gc_model *m = swish_model(N, false, true);                          /* s is a result too */
+    int ab = -1;
+    CHECK(run(m, x, N, got, N, GC_PREC_FP32, false, false, &ab));
+    CHECK_EQ_INT(ab, 0);
+    gc_model_free(m);
+}
+
+/* x [1, H, W, C] -> PADV2 (value v) -> DEPTHWISE_CONV_2D 3x3 stride 2 VALID (w) -> y */
+static gc_model *pad_dw_model(int H, int W, int C, const int32_t *pads, const float *v, const float *w,
+                              const float *bias, int *OH, int *OW) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    int32_t xs[4] = { 1, H, W, C }, ps[2] = { 4, 2 }, one[1] = { 1 };
+    int32_t Hp = H + pads[2] + pads[3], Wp = W + pads[4] + pads[5];
+    *OH = (Hp - 3) / 2 + 1; *OW = (Wp - 3) / 2 + 1;
+    int32_t pshp[4] = { 1, Hp, Wp, C }, ws[4] = { 1, 3, 3, C }, bs[1] = { C }, ys[4] = { 1, *OH, *OW, C };
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 4, xs, 0);
+    int32_t pd = gc_sg_add_tensor(m, sg, "pads", GC_T_INT32, 2, ps, (uint32_t)gc_model_add_buffer(m, pads, 8 * 4));
+    int32_t pv = gc_sg_add_tensor(m, sg, "v", GC_T_FLOAT32, 1, one, (uint32_t)gc_model_add_buffer(m, v, 4));
+    int32_t xp = gc_sg_add_tensor(m, sg, "xp", GC_T_FLOAT32, 4, pshp, 0);
+    int32_t wt = gc_sg_add_tensor(m, sg, "w", GC_T_FLOAT32, 4, ws, (uint32_t)gc_model_add_buffer(m, w, (uint64_t)9 * C * 4));
+    int32_t bt = gc_sg_add_tensor(m, sg, "b", GC_T_FLOAT32, 1, bs, (uint32_t)gc_model_add_buffer(m, bias, (uint64_t)C * 4));
+    int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 4, ys, 0);
+    int32_t opad = gc_model_add_opcode(m, GC_OP_PADV2, NULL, 1), odw = gc_model_add_opcode(m, GC_OP_DEPTHWISE_CONV_2D, NULL, 2);
+    int32_t pin[3] = { x, pd, pv };
+    gc_sg_insert_op(m, sg, 0, opad, 3, pin, 1, &xp);
+    int32_t din[3] = { xp, wt, bt };
+    int32_t k = gc_sg_insert_op(m, sg, 1, odw, 3, din, 1, &y);
+    gc_op *op = &m->subgraphs[sg].ops[k];
+    gc_opt_init(m, &op->opt, GC_BO_DepthwiseConv2DOptions);
+    gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_padding, 1);       /* VALID */
+    gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_h, 2);
+    gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_w, 2);
+    gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, 1);
+    gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_dilation_h_factor, 1);
+    gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_dilation_w_factor, 1);
+    gc_sg_set_io(m, sg, 1, &x, 1, &y);
+    return m;
+}
+
+GC_TEST(interp_absorb_pad_depthwise) {
+    enum { H = 13, W = 10, C = 19 };
+    static float x[H * W * C], w[9 * C], bias[C], ref[H * W * C], got[H * W * C];
+    uint32_t seed = 11;
+    for (int i = 0; i < H * W * C; i++) x[i] = frand(&seed);
+    x[5] = INFINITY; x[77] = NAN;                                   /* inside the image: no matter */
+    for (int i = 0; i < 9 * C; i++) w[i] = frand(&seed) * 0.1f;
+    w[3] = -0.0f;
+    for (int i = 0; i < C; i++) bias[i] = frand(&seed);
+    const int32_t padsets[3][8] = { { 0, 0, 1, 1, 1, 1, 0, 0 }, { 0, 0, 0, 1, 2, 0, 0, 0 }, { 0, 0, 3, 0, 0, 2, 0, 0 } };
+    const float zero = 0.0f, onev = 1.0f;
+    for (int ps = 0; ps < 3; ps++)
+        for (int variant = 0; variant < 3; variant++) {        /* 0: zeros; 1: a PAD of 1; 2: an Inf weight */
+            float wv[9 * C];
+            memcpy(wv, w, sizeof wv);
+            if (variant == 2) wv[9 * C - 1] = INFINITY;
+            int OH, OW, ab = -1;
+            gc_model *m = pad_dw_model(H, W, C, padsets[ps], variant == 1 ? &onev : &zero, wv, bias, &OH, &OW);
+            const size_t ny = (size_t)OH * OW * C;
+            CHECK(run(m, x, (size_t)H * W * C, ref, ny, GC_PREC_FP32, false, true, &ab));
+            CHECK_EQ_INT(ab, 0);
+            CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, false, false, &ab));
+            char what[64];
+            snprintf(what, sizeof what, "PAD set %d variant %d", ps, variant);
+            check_same(got, ref, ny, what);
+            CHECK_MSG(ab == (variant == 0), "%s: %d absorbed", what, ab);
+            CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, true, false, &ab));
+            check_same(got, ref, ny, "observed");
+            CHECK_EQ_INT(ab, 0);
+            gc_model_free(m);
+        }
+}
