@@ -135,6 +135,7 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
         if (!mem) return GC_ERR_NOMEM;
         gc_gemm_b_bind(pb, mem);
         if (fresh) gc_gemm_pack_nk(pb, (const float *)w->data, d->K);
+        else gc_gemm_b_note_range(pb);
     } else {                                   /* packed at every eval */
         mem = gc_ctx_alloc(ctx, nf * sizeof(float));
         if (!mem) return GC_ERR_NOMEM;
