@@ -75,7 +75,20 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bo
             }
             continue;
         }
-        for (int32_t i0 = 0; i0 < ICg; i0 += 4) {
+        int32_t i0 = 0;
+        for (; i0 + 4 <= ICg; i0 += 4, w0 += 4 * PW) {      /* whole slices, unrolled */
+#pragma GCC unroll 4
+            for (int k = 0; k < 4; k++) {
+                const __m512 v0 = _mm512_load_ps(w0 + k * PW);
+#pragma GCC unroll 8
+                for (int m = 0; m < MRS; m++)
+                    part[m] = k == 0 ? first(_mm512_set1_ps(ap[m][i0]), v0, q)
+                                     : step(part[m], _mm512_set1_ps(ap[m][i0 + k]), v0, q);
+            }
+#pragma GCC unroll 8
+            for (int m = 0; m < MRS; m++) acc[m] = _mm512_add_ps(acc[m], part[m]);
+        }
+        for (; i0 < ICg; i0 += 4) {                           /* the tail slice */
             const int32_t i1 = ICg - i0 < 4 ? ICg : i0 + 4;
 #pragma GCC unroll 8
             for (int m = 0; m < MRS; m++) part[m] = _mm512_setzero_ps();   /* (set by the first step) */
