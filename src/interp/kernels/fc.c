@@ -916,6 +916,7 @@ static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
         bmm_batch(d, bi, &oa, &ob);
         gc_gemm_b pb = *d->pb;
         pb.w = j->pk + (size_t)ob * d->pstride;
+        if (pb.ksq) gc_gemm_b_note_range(&pb);     /* this matrix's max |w| (half modes' quick tiles) */
         gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, j->a + oa * M * K, K, j->y + bi * M * N, N, M, t0, t1);
         i += t1 - t0;
     }
