@@ -153,6 +153,10 @@ DEPS += $(BUILD)/obj/bench/interp_vs_native.d $(BUILD)/obj/bench/fma_peak.d
 $(BUILD)/pool_speedup: $(BUILD)/obj/bench/pool_speedup.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 DEPS += $(BUILD)/obj/bench/pool_speedup.d
+# the half GEMM modes' kernels (plain and quick) against the float one, one shape
+$(BUILD)/h16_gemm: $(BUILD)/obj/bench/h16_gemm.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+DEPS += $(BUILD)/obj/bench/h16_gemm.d
 bench: all $(BUILD)/interp_vs_native
 	./bench/interp_vs_native.sh $(BENCH_ARGS)
 bench-all: all $(BUILD)/interp_vs_native
