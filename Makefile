@@ -157,6 +157,10 @@ DEPS += $(BUILD)/obj/bench/pool_speedup.d
 $(BUILD)/op_profile: $(BUILD)/obj/bench/op_profile.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 DEPS += $(BUILD)/obj/bench/op_profile.d
+# the half GEMM modes' kernels (plain and quick) against the float one, one shape
+$(BUILD)/h16_gemm: $(BUILD)/obj/bench/h16_gemm.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+DEPS += $(BUILD)/obj/bench/h16_gemm.d
 bench: all $(BUILD)/interp_vs_native
 	./bench/interp_vs_native.sh $(BENCH_ARGS)
 bench-all: all $(BUILD)/interp_vs_native

@@ -97,6 +97,63 @@ GC_TEST(fp16_simd_forms_match_scalar) {
     printf("  (%d forms checked%s)\n", ran, every ? ", every float" : "");
 }
 
+#ifdef GC_HAVE_F16_SIMD
+GC_T512 static void apply512q(float *x, size_t n) {
+    for (size_t i = 0; i < n; i += 16) _mm512_storeu_ps(x + i, gc_r16q_512(_mm512_loadu_ps(x + i)));
+}
+
+/* gc_r16q_512 over the floats lo, lo + step, ... below 65504 in magnitude (bit patterns
+ * 0 .. 0x477fe000 and their negatives): the scalar rounding's bits, or +0 for its -0 */
+static long quick_vs_scalar(uint64_t lo, uint64_t step, uint64_t count) {
+    enum { N = 4096 };
+    static float a[N], b[N];
+    long bad = 0;
+    uint64_t u = lo;
+    for (uint64_t done = 0; done < count && u <= 0x477fe000u;) {
+        size_t n = 0;
+        for (; n < N - 1 && done < count && u <= 0x477fe000u; n += 2, done++, u += step) {
+            b[n] = from_bits((uint32_t)u);
+            b[n + 1] = from_bits((uint32_t)u | 0x80000000u);
+            a[n] = gc_f16_round_inline(b[n]);
+            a[n + 1] = gc_f16_round_inline(b[n + 1]);
+            if (bits(a[n + 1]) == 0x80000000u) a[n + 1] = 0.0f;
+        }
+        size_t nv = (n + 15) / 16 * 16;
+        for (size_t i = n; i < nv; i++) b[i] = 0.0f;
+        float in[N];
+        memcpy(in, b, n * sizeof(float));
+        apply512q(b, nv);
+        for (size_t i = 0; i < n; i++)
+            if (bits(a[i]) != bits(b[i])) {
+                if (bad < 5) fprintf(stderr, "  quick 0x%08x: scalar 0x%08x, got 0x%08x\n", bits(in[i]), bits(a[i]), bits(b[i]));
+                bad++;
+            }
+    }
+    return bad;
+}
+#endif
+
+/* The quick product rounding of the half GEMM kernels (f16_simd.h gc_r16q_512) in its
+ * range: the same as the conversions, but +0 for -0. */
+GC_TEST(fp16_simd_quick_rounding) {
+#ifdef GC_HAVE_F16_SIMD
+    if (!form_runs(F_C512)) { printf("  (no AVX-512F: skipped)\n"); return; }
+    const char *all = getenv("GC_FP16_EXHAUSTIVE");
+    bool every = all && !strcmp(all, "1");
+    long bad = every ? quick_vs_scalar(0, 1, 0x477fe001ull) : quick_vs_scalar(0, 61, 0x477fe000ull / 61 + 1);
+    for (uint32_t h = 0; h < 0x7bff && !every; h++) {       /* around every half and every tie */
+        float v = gc_f16_to_f32((uint16_t)h), mid = (v + gc_f16_to_f32((uint16_t)(h + 1))) * 0.5f;
+        bad += quick_vs_scalar(bits(v) >= 4 ? bits(v) - 4 : 0, 1, 9);
+        bad += quick_vs_scalar(bits(mid) - 2, 1, 5);
+    }
+    static const uint32_t edge[] = { 0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x33000000u, 0x33000001u,
+                                     0x337fffffu, 0x387fffffu, 0x38800000u, 0x38801000u, 0x38803000u, 0x477fe000u };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) bad += quick_vs_scalar(edge[i], 1, 1);
+    CHECK_MSG(bad == 0, "gc_r16q_512: %ld floats differ from the scalar rounding", bad);
+    printf("  (%s)\n", every ? "every float up to 65504" : "a dense sample up to 65504");
+#endif
+}
+
 /* The saturating store by hand: finite past the half range -> +-65504, inf and NaN kept. */
 GC_TEST(fp16_simd_round_sat_values) {
     float v[19] = { 65519.0f, 65520.0f, 1e30f, -70000.0f, -3.4e38f, from_bits(0x7f800000u), from_bits(0xff800000u),

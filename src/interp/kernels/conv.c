@@ -565,6 +565,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (!mem || !pb) return GC_ERR_NOMEM;
     gc_gemm_b_bind(&c->b, mem);
     if (fresh) gc_gemm_pack_nk(&c->b, wf, K);
+    else gc_gemm_b_note_range(&c->b);
     gc_gemm_pack_bias(&c->b, bias, pb);
     c->bias = pb;
     c->zero = gc_ctx_alloc(ctx, (size_t)d->C * (d->G == 1 ? (size_t)d->KW : 1) * sizeof(float));   /* zeroed */

@@ -27,6 +27,21 @@
 GC_INL GC_T512 __m512 gc_r16c_512(__m512 v) {
     return _mm512_cvtph_ps(_mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
 }
+/* r(p) for |p| <= 65504 (finite) in float arithmetic, on the FMA pipes instead of the
+ * conversions' (the quick kernels of gemm_h16_avx512.c): e = max(2^floor(log2 |p|), 2^-14)
+ * (p's exponent bits, clamped at the smallest normal half), c = 1.5 * 2^13 * e,
+ * r = (p + c) - c, each step one FMA (c = C e is exact). |p| < 2e, so p + c lies in
+ * [2^13 e, 2^14 e), whose ulp e * 2^-10 is the half's quantum at p's exponent (2^-24 below
+ * 2^-14), and c is an even multiple of it: the addition rounds p to the nearest half, ties
+ * to even, and the subtraction is exact. The value is gc_r16c_512's; the bits too, except
+ * +0 where r(p) is -0 (p = -0, or a negative p that rounds to zero). Past 65504, Inf and
+ * NaN it is wrong (no inf, no NaN payload). tests/c/test_fp16_simd.c checks it. */
+GC_INL GC_T512 __m512 gc_r16q_512(__m512 p) {
+    const __m512i e = _mm512_max_epu32(_mm512_and_si512(_mm512_castps_si512(p), _mm512_set1_epi32(0x7f800000)),
+                                       _mm512_set1_epi32(0x38800000));
+    const __m512 C = _mm512_set1_ps(12288.0f), ef = _mm512_castsi512_ps(e);
+    return _mm512_fnmadd_ps(C, ef, _mm512_fmadd_ps(C, ef, p));
+}
 /* r(acc + r(p)) */
 GC_INL GC_T512 __m512 gc_h16_add_512(__m512 acc, __m512 p) { return gc_r16c_512(_mm512_add_ps(acc, gc_r16c_512(p))); }
 

@@ -137,6 +137,7 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
         if (!mem) return GC_ERR_NOMEM;
         gc_gemm_b_bind(pb, mem);
         if (fresh) gc_gemm_pack_nk(pb, (const float *)w->data, d->K);
+        else gc_gemm_b_note_range(pb);
     } else {                                   /* packed at every eval */
         mem = gc_ctx_alloc(ctx, nf * sizeof(float));
         if (!mem) return GC_ERR_NOMEM;
@@ -937,6 +938,7 @@ static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
         bmm_batch(d, bi, &oa, &ob);
         gc_gemm_b pb = *d->pb;
         pb.w = j->pk + (size_t)ob * d->pstride;
+        if (pb.ksq) gc_gemm_b_note_range(&pb);     /* this matrix's max |w| (half modes' quick tiles) */
         gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, j->a + oa * M * K, K, j->y + bi * M * N, N, M, t0, t1, apack);
         i += t1 - t0;
     }

@@ -29,6 +29,16 @@ static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
     return gc_ukr_scalar();
 }
 
+/* the quick kernels of the half modes (gemm_f32.h), where the level has them */
+static const gc_ukr_set *quick_for(const gc_ukr_set *ks) {
+#ifdef GC_HAVE_X86_KERNELS
+    if (ks == gc_ukr_h16_avx512()) return gc_ukr_h16q_avx512();
+    if (ks == gc_ukr_slice_avx512()) return gc_ukr_sliceq_avx512();
+#endif
+    (void)ks;
+    return NULL;
+}
+
 size_t gc_gemm_b_layout(gc_gemm_b *b, gc_isa isa, int32_t G, int32_t K, int32_t N) {
     return gc_gemm_b_layout_mode(b, isa, GC_GEMM_F32, G, K, N);
 }
@@ -37,6 +47,8 @@ size_t gc_gemm_b_layout_mode(gc_gemm_b *b, gc_isa isa, gc_gemm_mode mode, int32_
     memset(b, 0, sizeof *b);
     if (G <= 0 || K <= 0 || N <= 0) return 0;
     b->ks = set_for(isa, mode, N);
+    b->ksq = quick_for(b->ks);
+    b->wmax = INFINITY;
     b->mode = (int32_t)mode;
     b->G = G; b->K = K; b->N = N;
     b->PW = b->ks->PW; b->MR = b->ks->MR;
@@ -61,7 +73,7 @@ static inline float *panel(const gc_gemm_b *b, int32_t g, int32_t p) {
     return b->w + ((size_t)g * (size_t)b->P + (size_t)p) * (size_t)b->K * (size_t)b->PW;
 }
 
-void gc_gemm_pack_nk(const gc_gemm_b *b, const float *src, int64_t ld) {
+void gc_gemm_pack_nk(gc_gemm_b *b, const float *src, int64_t ld) {
     for (int32_t g = 0; g < b->G; g++)
         for (int32_t p = 0; p < b->P; p++) {
             float *d = panel(b, g, p);
@@ -71,9 +83,10 @@ void gc_gemm_pack_nk(const gc_gemm_b *b, const float *src, int64_t ld) {
                 for (int32_t k = 0; k < b->K; k++) d[(size_t)k * (size_t)b->PW + (size_t)c] = s ? s[k] : 0.0f;
             }
         }
+    gc_gemm_b_note_range(b);
 }
 
-void gc_gemm_pack_kn(const gc_gemm_b *b, const float *src) {
+void gc_gemm_pack_kn(gc_gemm_b *b, const float *src) {
     for (int32_t p = 0; p < b->P; p++) {
         float *d = panel(b, 0, p);
         for (int32_t k = 0; k < b->K; k++)
@@ -82,6 +95,7 @@ void gc_gemm_pack_kn(const gc_gemm_b *b, const float *src) {
                 d[(size_t)k * (size_t)b->PW + (size_t)c] = n < b->N ? src[(size_t)k * (size_t)b->N + (size_t)n] : 0.0f;
             }
     }
+    gc_gemm_b_note_range(b);
 }
 
 size_t gc_gemm_bias_floats(const gc_gemm_b *b) { return (size_t)b->G * (size_t)b->P * (size_t)b->PW; }
@@ -96,8 +110,7 @@ void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out) {
 /* The panels of group g for one tile: pairs through the two-panel kernel (single rows:
  * fours where the set has a four-panel kernel), a last odd one through the one-panel
  * kernel. */
-static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
-    const gc_ukr_set *ks = b->ks;
+static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
     const bool r1 = u->mr == 1;
     u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
@@ -119,7 +132,8 @@ static void tile_panels(const gc_gemm_b *b, gc_ukr_args *u, int32_t g, const flo
 void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
                   int32_t mr, const float *bias, float lo, float hi, float *y, int64_t ldy) {
     gc_ukr_args u = { .mr = mr, .T = T, .ICg = ICg, .a = ind, .a_off = a_off, .lo = lo, .hi = hi, .ldy = ldy };
-    tile_panels(b, &u, g, bias, y);
+    const bool q = b->ksq && gc_h16q_rows_ok(b->wmax, ind, T * b->MR, a_off, ICg);
+    tile_panels(b, q ? b->ksq : b->ks, &u, g, bias, y);
 }
 
 /* ---- FULLY_CONNECTED / BATCH_MATMUL ---------------------------------------------------- */
@@ -153,7 +167,8 @@ void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
         } else
         for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
         u.mr = (int32_t)mr;
-        tile_panels(b, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
+        const bool q = b->ksq && gc_h16q_rows_ok(b->wmax, rows, (int32_t)mr, 0, b->K);
+        tile_panels(b, q ? b->ksq : b->ks, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
         for (int64_t m = 0; b->store && m < mr; m++) gc_f16_store(b->store, y + (size_t)(m0 + m) * (size_t)ldy, (size_t)b->N);
     }
 }
@@ -237,9 +252,11 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
         }
         u.mr = (int32_t)mr;
         float *yt = y + (size_t)p0 * (size_t)c->OC;
+        /* every row pointer reads G * ICg floats over the groups (one group: ICg) */
+        const bool q = c->b.ksq && gc_h16q_rows_ok(c->b.wmax, ind, T * MR, 0, (int64_t)G * ICg);
         for (int32_t g = 0; g < G; g++) {
             u.a_off = (int64_t)g * ICg;
-            tile_panels(&c->b, &u, g, c->bias, yt + (size_t)g * (size_t)N);
+            tile_panels(&c->b, q ? c->b.ksq : c->b.ks, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
         if (c->b.store) gc_f16_store(c->b.store, yt, (size_t)mr * (size_t)c->OC);
     }

@@ -29,6 +29,12 @@
  * Both are bit-identical to the reference loops that use gc_f16_madd_n, with the same
  * refusal of Inf / NaN filters where taps read the zero row (r(acc + r(0 w)) = acc then,
  * acc being +0 or a half, never -0).
+ * Quick tiles (both half modes, AVX-512): where max |a| over the tile's rows times
+ * max |w| over the packed weights (gc_gemm_b.wmax) is at most 65504, so that every product
+ * is finite and in the half range, the drivers call the set's quick kernels (ksq), which
+ * round the products in float arithmetic (gemm_h16_avx512.c) with the same results; any
+ * other tile runs the plain ones. wmax is set by the pack functions (and
+ * gc_gemm_b_note_range for panels filled or reused otherwise); inf means "never quick".
  *
  * Threads: every entry point computes a range of tiles [t0, t1) on the calling thread
  * and writes only those tiles' outputs; a tile's results do not depend on the range it
@@ -57,6 +63,8 @@ typedef struct {
     int32_t mode;               /* gc_gemm_mode */
     int32_t store;              /* gc_gemmf_run / gc_convf_run: GC_F16_STORE_* (fp16.h): round
                                    each tile's outputs to half once computed (0: leave them) */
+    const struct gc_ukr_set *ksq;   /* the half modes' quick kernels (see the top), or NULL */
+    float wmax;                 /* max |w| over the panels (inf: unknown, or an Inf / NaN weight) */
     float *w;
 } gc_gemm_b;
 
@@ -71,9 +79,11 @@ size_t gc_gemm_b_layout_mode(gc_gemm_b *b, gc_isa isa, gc_gemm_mode mode, int32_
 void gc_gemm_b_bind(gc_gemm_b *b, float *mem);
 /* Fill the panels from B_g[k][n] = src[(g*N + n)*ld + k] (a filter [G*N][K] with row
  * stride ld, FULLY_CONNECTED's [units][depth], BATCH_MATMUL's adj_y b) ... */
-void gc_gemm_pack_nk(const gc_gemm_b *b, const float *src, int64_t ld);
+void gc_gemm_pack_nk(gc_gemm_b *b, const float *src, int64_t ld);
 /* ... or from B[k][n] = src[k*N + n] (G = 1: BATCH_MATMUL's b). */
-void gc_gemm_pack_kn(const gc_gemm_b *b, const float *src);
+void gc_gemm_pack_kn(gc_gemm_b *b, const float *src);
+/* Set b->wmax from the packed panels (the pack functions do it themselves). */
+void gc_gemm_b_note_range(gc_gemm_b *b);
 /* The bias padded to the panels: out[g*P*PW + n] = bias[g*N + n] (0 past N; all 0
  * when bias is NULL); out holds G*P*PW floats. */
 void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out);

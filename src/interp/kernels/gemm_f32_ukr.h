@@ -24,6 +24,7 @@
 #ifndef GC_GEMM_F32_UKR_H
 #define GC_GEMM_F32_UKR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,9 @@ typedef struct gc_ukr_set {
 } gc_ukr_set;
 
 const gc_ukr_set *gc_ukr_scalar(void);
+/* gemm_h16_range.c: whether the rows[0..nrows) (each len floats from rows[r] + off) times
+ * weights of max magnitude wmax make a quick tile (gemm_f32.h) */
+bool gc_h16q_rows_ok(float wmax, const float *const *rows, int32_t nrows, int64_t off, int64_t len);
 /* the half-arithmetic modes (gemm_f32.h GC_GEMM_H16 / GC_GEMM_SLICE; gemm_h16_*.c): the
  * same panel widths as the float sets of their level, so the packed layout is shared */
 const gc_ukr_set *gc_ukr_h16_scalar(void);
@@ -65,6 +69,10 @@ const gc_ukr_set *gc_ukr_h16_avx2(void);          /* AVX2 + F16C */
 const gc_ukr_set *gc_ukr_slice_avx2(void);
 const gc_ukr_set *gc_ukr_h16_avx512(void);
 const gc_ukr_set *gc_ukr_slice_avx512(void);
+/* the same with the products rounded in float arithmetic, for tiles whose products are
+ * all finite and at most 65504 in magnitude (gemm_f32.h: gc_gemm_b.ksq) */
+const gc_ukr_set *gc_ukr_h16q_avx512(void);
+const gc_ukr_set *gc_ukr_sliceq_avx512(void);
 #endif
 
 #endif

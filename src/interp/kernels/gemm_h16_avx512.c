@@ -11,6 +11,15 @@
  * Single rows (matrix-vector products) take up to four panels at a time.
  * r() is kernels/f16_simd.h's (vcvtps2ph / vcvtph2ps), gc_f16_round's bits, so the
  * results are those of the reference loops (conv.c, fc.c) bit for bit.
+ *
+ * The quick sets (gc_ukr_h16q_avx512, gc_ukr_sliceq_avx512; gemm_f32.h "quick") round
+ * the products r(a w) in float arithmetic instead, for tiles whose products all satisfy
+ * |a w| <= 65504 (the drivers check, gemm_h16_range.c): the conversions run on the two
+ * add pipes of Zen 4, which the half steps keep full, while the FMA pipes idle, so moving
+ * the product's rounding there (gc_r16q_512, f16_simd.h) leaves the conversions to the
+ * sums. It gives r(p)'s value with a +0 where r(p) is -0; a sum's zero sign never reaches an output
+ * (every accumulator starts at +0 and adds in round-to-nearest, so it is never -0, and
+ * x + (+-0) = x for x != 0), so the outputs keep their bits.
  */
 #include "interp/kernels/gemm_f32_ukr.h"
 
@@ -24,10 +33,17 @@
 
 enum { PW = 16, MR = 16, MRS = 8 };
 
-INL T512 __m512 step(__m512 acc, __m512 a, __m512 w) { return gc_h16_add_512(acc, _mm512_mul_ps(a, w)); }
+/* r(a w): conversions, or (q) the FMA form (f16_simd.h) */
+INL T512 __m512 prod(__m512 a, __m512 w, const bool q) {
+    const __m512 p = _mm512_mul_ps(a, w);
+    return q ? gc_r16q_512(p) : gc_r16c_512(p);
+}
+INL T512 __m512 step(__m512 acc, __m512 a, __m512 w, const bool q) { return gc_r16c_512(_mm512_add_ps(acc, prod(a, w, q))); }
 /* the first step from +0: r(0 + r(a w)) = 0 + r(a w) exactly (+0 + a half is that half, or
- * +0 for -0), so the sum needs no rounding */
-INL T512 __m512 first(__m512 a, __m512 w) { return _mm512_add_ps(_mm512_setzero_ps(), gc_r16c_512(_mm512_mul_ps(a, w))); }
+ * +0 for -0), so the sum needs no rounding (nor the addition after gc_r16q_512, never -0) */
+INL T512 __m512 first(__m512 a, __m512 w, const bool q) {
+    return q ? prod(a, w, true) : _mm512_add_ps(_mm512_setzero_ps(), prod(a, w, false));
+}
 
 INL T512 __mmask16 lanes(int n) { return (__mmask16)(n >= PW ? 0xffffu : n <= 0 ? 0u : (1u << n) - 1u); }
 
@@ -40,7 +56,7 @@ INL T512 __m512 finish(__m512 v, const float *bias, const bool slice, __m512 lo,
 }
 
 /* R rows x 1 panel (R = MR for H16, MRS for SLICE) */
-INL T512 void body(const gc_ukr_args *g, const int R, const bool slice) {
+INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bool q) {
     __m512 acc[MR], part[MRS];
 #pragma GCC unroll 16
     for (int m = 0; m < R; m++) acc[m] = _mm512_setzero_ps();
@@ -55,11 +71,24 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice) {
                 const __m512 v0 = _mm512_load_ps(w0);
                 w0 += PW;
 #pragma GCC unroll 16
-                for (int m = 0; m < R; m++) acc[m] = step(acc[m], _mm512_set1_ps(ap[m][ic]), v0);
+                for (int m = 0; m < R; m++) acc[m] = step(acc[m], _mm512_set1_ps(ap[m][ic]), v0, q);
             }
             continue;
         }
-        for (int32_t i0 = 0; i0 < ICg; i0 += 4) {
+        int32_t i0 = 0;
+        for (; i0 + 4 <= ICg; i0 += 4, w0 += 4 * PW) {      /* whole slices, unrolled */
+#pragma GCC unroll 4
+            for (int k = 0; k < 4; k++) {
+                const __m512 v0 = _mm512_load_ps(w0 + k * PW);
+#pragma GCC unroll 8
+                for (int m = 0; m < MRS; m++)
+                    part[m] = k == 0 ? first(_mm512_set1_ps(ap[m][i0]), v0, q)
+                                     : step(part[m], _mm512_set1_ps(ap[m][i0 + k]), v0, q);
+            }
+#pragma GCC unroll 8
+            for (int m = 0; m < MRS; m++) acc[m] = _mm512_add_ps(acc[m], part[m]);
+        }
+        for (; i0 < ICg; i0 += 4) {                           /* the tail slice */
             const int32_t i1 = ICg - i0 < 4 ? ICg : i0 + 4;
 #pragma GCC unroll 8
             for (int m = 0; m < MRS; m++) part[m] = _mm512_setzero_ps();   /* (set by the first step) */
@@ -68,11 +97,11 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice) {
                 w0 += PW;
                 if (ic == i0) {
 #pragma GCC unroll 8
-                    for (int m = 0; m < MRS; m++) part[m] = first(_mm512_set1_ps(ap[m][ic]), v0);
+                    for (int m = 0; m < MRS; m++) part[m] = first(_mm512_set1_ps(ap[m][ic]), v0, q);
                     continue;
                 }
 #pragma GCC unroll 8
-                for (int m = 0; m < MRS; m++) part[m] = step(part[m], _mm512_set1_ps(ap[m][ic]), v0);
+                for (int m = 0; m < MRS; m++) part[m] = step(part[m], _mm512_set1_ps(ap[m][ic]), v0, q);
             }
 #pragma GCC unroll 8
             for (int m = 0; m < MRS; m++) acc[m] = _mm512_add_ps(acc[m], part[m]);
@@ -90,7 +119,7 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice) {
 /* One row, np panels (1, 2 or 4). A single row has few independent sums, and each half
  * step waits for the one before (the rounding's latency), so the slices run four at a
  * time (16 chains with 4 panels), their partial sums then added in slice order. */
-INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice) {
+INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice, const bool q) {
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int j = 0; j < np; j++) acc[j] = _mm512_setzero_ps();
@@ -103,7 +132,7 @@ INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice) {
             for (int32_t ic = 0; ic < ICg; ic++, w += PW) {
                 const __m512 b = _mm512_set1_ps(ap[ic]);
 #pragma GCC unroll 4
-                for (int j = 0; j < np; j++) acc[j] = step(acc[j], b, _mm512_load_ps(w + j * ps));
+                for (int j = 0; j < np; j++) acc[j] = step(acc[j], b, _mm512_load_ps(w + j * ps), q);
             }
             continue;
         }
@@ -111,15 +140,15 @@ INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice) {
         for (; i0 + 16 <= ICg; i0 += 16, w += 16 * PW) {       /* four whole slices */
             __m512 part[4][4];
 #pragma GCC unroll 4
-            for (int q = 0; q < 4; q++) {
+            for (int k = 0; k < 4; k++) {
 #pragma GCC unroll 4
                 for (int sl = 0; sl < 4; sl++) {
-                    const __m512 b = _mm512_set1_ps(ap[i0 + sl * 4 + q]);
-                    const float *wq = w + (size_t)(sl * 4 + q) * PW;
+                    const __m512 b = _mm512_set1_ps(ap[i0 + sl * 4 + k]);
+                    const float *wq = w + (size_t)(sl * 4 + k) * PW;
 #pragma GCC unroll 4
                     for (int j = 0; j < np; j++)
-                        part[sl][j] = q == 0 ? first(b, _mm512_load_ps(wq + j * ps))
-                                             : step(part[sl][j], b, _mm512_load_ps(wq + j * ps));
+                        part[sl][j] = k == 0 ? first(b, _mm512_load_ps(wq + j * ps), q)
+                                             : step(part[sl][j], b, _mm512_load_ps(wq + j * ps), q);
                 }
             }
 #pragma GCC unroll 4
@@ -134,7 +163,7 @@ INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice) {
                 const __m512 b = _mm512_set1_ps(ap[ic]);
 #pragma GCC unroll 4
                 for (int j = 0; j < np; j++)
-                    part[j] = ic == i0 ? first(b, _mm512_load_ps(w + j * ps)) : step(part[j], b, _mm512_load_ps(w + j * ps));
+                    part[j] = ic == i0 ? first(b, _mm512_load_ps(w + j * ps), q) : step(part[j], b, _mm512_load_ps(w + j * ps), q);
             }
 #pragma GCC unroll 4
             for (int j = 0; j < np; j++) acc[j] = _mm512_add_ps(acc[j], part[j]);
@@ -147,17 +176,19 @@ INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice) {
                               finish(acc[j], g->bias ? g->bias + j * PW : NULL, slice, lo, hi));
 }
 
-T512 static void h_one(const gc_ukr_args *g) { body(g, MR, false); }
-T512 static void h_four_r1(const gc_ukr_args *g) { row1(g, 4, false); }
-T512 static void h_two_r1(const gc_ukr_args *g) { row1(g, 2, false); }
-T512 static void h_one_r1(const gc_ukr_args *g) { row1(g, 1, false); }
-T512 static void s_one(const gc_ukr_args *g) { body(g, MRS, true); }
-T512 static void s_four_r1(const gc_ukr_args *g) { row1(g, 4, true); }
-T512 static void s_two_r1(const gc_ukr_args *g) { row1(g, 2, true); }
-T512 static void s_one_r1(const gc_ukr_args *g) { row1(g, 1, true); }
-
-static const gc_ukr_set h16 = { PW, MR, NULL, h_one, h_two_r1, h_one_r1, h_four_r1 };
-static const gc_ukr_set slice = { PW, MRS, NULL, s_one, s_two_r1, s_one_r1, s_four_r1 };
+#define SET(name, R, sl, q)                                                              \
+    T512 static void name##_one(const gc_ukr_args *g) { body(g, R, sl, q); }             \
+    T512 static void name##_four_r1(const gc_ukr_args *g) { row1(g, 4, sl, q); }         \
+    T512 static void name##_two_r1(const gc_ukr_args *g) { row1(g, 2, sl, q); }          \
+    T512 static void name##_one_r1(const gc_ukr_args *g) { row1(g, 1, sl, q); }          \
+    static const gc_ukr_set name = { PW, R, NULL, name##_one, name##_two_r1, name##_one_r1, name##_four_r1 };
+SET(h16, MR, false, false)
+SET(slice, MRS, true, false)
+SET(h16q, MR, false, true)
+SET(sliceq, MRS, true, true)
+#undef SET
 const gc_ukr_set *gc_ukr_h16_avx512(void) { return &h16; }
 const gc_ukr_set *gc_ukr_slice_avx512(void) { return &slice; }
+const gc_ukr_set *gc_ukr_h16q_avx512(void) { return &h16q; }
+const gc_ukr_set *gc_ukr_sliceq_avx512(void) { return &sliceq; }
 #endif

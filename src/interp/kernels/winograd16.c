@@ -155,6 +155,7 @@ void gc_wino16_weights_fast(gc_wino16 *w, const float *g) {
             transform_filter(gm, gt, g, C, o, c, t);
             for (size_t p = 0; p < 36; p++) w->pu.w[((p * P + o / PW) * C + c) * PW + o % PW] = gc_f16_round(t[p]);
         }
+    gc_gemm_b_note_range(&w->pu);
 }
 
 /* scratch: d [36][C], I [36][C], V [36][C], M [36][OC], J [24][OC], t [4][OC], out [OC] */
