@@ -76,7 +76,7 @@ typedef struct {
     int64_t pat_len;            /* elements of the laid-out pattern (a multiple of the inner run) */
     int gather_slot;            /* scratch: short runs gathered into 2 x 256 contiguous bytes (-1: none) */
     int swish;                  /* MUL absorbing LOGISTIC: 1 + the index of x among the inputs (0: no) */
-    float zero_below;           /* swish: gc_vexpf_zero_below() */
+    float zero_below;           /* swish: gc_expf_zero_below() */
 } bin_data;
 
 static int op_of(int32_t code) {
@@ -122,7 +122,7 @@ static void absorb_logistic(gc_ctx *ctx, gc_node *n, bin_data *d) {
         if (!p || p->code != GC_OP_LOGISTIC || p->in[0] != x) continue;
         p->absorbed = true;
         d->swish = 1 + (side ? 1 : 0);
-        d->zero_below = gc_vexpf_zero_below();
+        d->zero_below = gc_expf_zero_below();
         return;
     }
 }

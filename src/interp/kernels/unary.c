@@ -116,7 +116,7 @@ static gc_status unary_prepare(gc_ctx *ctx, gc_node *n) {
     if (n->code == GC_OP_LEAKY_RELU) d->alpha = (float)gc_opt_float(gc_opts(n), GC_O_LeakyReluOptions_alpha);
     if (n->code == GC_OP_GELU) d->approximate = (int)gc_opt_int(gc_opts(n), GC_O_GeluOptions_approximate);
 #ifndef GC_FP64_BUILD
-    if (n->code == GC_OP_LOGISTIC || n->code == GC_OP_EXP) d->zero_below = gc_vexpf_zero_below();
+    if (n->code == GC_OP_LOGISTIC || n->code == GC_OP_EXP) d->zero_below = gc_expf_zero_below();
 #endif
     n->data = d;
     int dt = x->dtype;

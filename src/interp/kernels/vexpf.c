@@ -5,19 +5,6 @@
 
 #include "interp/kernels/vexpf.h"
 
-/* The smallest t with expf(t) != 0: bisection between -1000 (expf 0) and -1 (expf > 0)
- * until the two ends are neighbouring floats (softmax.c's gc_expf_zero_below, kept here
- * so that this file stands alone). */
-float gc_vexpf_zero_below(void) {
-    float lo = -1000.0f, hi = -1.0f;
-    for (int i = 0; i < 4096; i++) {
-        float mid = lo + (hi - lo) * 0.5f;
-        if (mid <= lo || mid >= hi) break;
-        if (expf(mid) == 0.0f) lo = mid; else hi = mid;
-    }
-    return hi;
-}
-
 /* one element, the plain way (the scalar level, the tails' fallback lanes) */
 static inline float one(gc_vexp_op op, float v, const gc_vexp_params *p) {
     float t = op == GC_VEXP_SHIFT ? (v - p->sub) * p->mul : op >= GC_VEXP_LOGISTIC ? -v : v;

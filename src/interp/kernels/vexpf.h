@@ -9,7 +9,7 @@
  *                                               LOGISTIC(x), elementwise.c)
  * T and E are the float operations written (each rounded, no FMA), so y holds the bits
  * the plain loop `y[i] = E(t < zb ? 0 : expf(T(x[i])))` gives; x may equal y.
- * zb = gc_vexpf_zero_below(): the smallest float t with expf(t) != 0 (about -103.97; found
+ * zb = gc_expf_zero_below() (softmax.c): the smallest float t with expf(t) != 0 (about -103.97; found
  * by bisection on this libm's expf, which is monotonic), so skipping expf below it keeps
  * every bit.
  *
@@ -38,14 +38,16 @@
 #include <stddef.h>
 #include "interp/kernels/cpu_isa.h"
 
+/* softmax.c (also in interp_impl.h): the smallest float t with expf(t) != 0 */
+float gc_expf_zero_below(void);
+
 typedef enum { GC_VEXP_PLAIN = 0, GC_VEXP_SHIFT = 1, GC_VEXP_LOGISTIC = 2, GC_VEXP_SWISH = 3 } gc_vexp_op;
 
 typedef struct {
     float sub, mul;             /* GC_VEXP_SHIFT */
-    float zero_below;           /* gc_vexpf_zero_below() */
+    float zero_below;           /* gc_expf_zero_below() */
 } gc_vexp_params;
 
-float gc_vexpf_zero_below(void);
 void gc_vexpf_run(gc_isa isa, gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p);
 
 #endif
