@@ -76,10 +76,15 @@ ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model $(BUILD)/gpu-bisect
 	$(BUILD)/gctest
 	tests/cli/run.sh $(BUILD)/gpuclean $(BUILD)/demo-model
 
+# builds use every core even when `make test` itself was started without -j (as CI does)
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test:
 	./tools/setup.sh
-	$(MAKE) WERROR=1 all $(BUILD)/gctest
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 all $(BUILD)/gctest
+	$(MAKE) -j$(TEST_JOBS) $(BUILD)/demo-model $(BUILD)/gpu-bisect-models
 	$(MAKE) ctest
+	$(MAKE) -j$(TEST_JOBS) BUILD=build/asan CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	  build/asan/gctest build/asan/gpuclean build/asan/demo-model build/asan/gpu-bisect-models
 	$(MAKE) asan
 	./tools/run-integration-tests.sh
 

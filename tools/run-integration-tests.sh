@@ -9,7 +9,9 @@ pass=0; fail=0; skip=0; failed=()
 for t in tests/integration/*.sh; do
   [ -e "$t" ] || continue
   echo "=== $t"
+  t0=$SECONDS
   bash "$t"; rc=$?
+  echo "--- $t: exit $rc, $((SECONDS - t0)) s"
   if [ $rc -eq 0 ]; then pass=$((pass+1)); elif [ $rc -eq 77 ]; then skip=$((skip+1)); echo "SKIP $t";
   else fail=$((fail+1)); failed+=("$t"); echo "FAIL $t (exit $rc)"; fi
 done
