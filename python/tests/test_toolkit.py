@@ -387,9 +387,9 @@ def test_bisect_through_gpuclean_seam(gclib, tmp_path):
     r = bisect_gpu_divergence(m, inputs=x, gpu_side="interp")
     op = r["first_divergent_op"]
     assert r["diverges"] is True and op["name"] == "MUL" and op["outputs"][0]["name"] == "overflow"
-    # native fp16 stores saturate at 65504 (docs/fp16-model.md): finite and far off, not NaN/Inf
+    # native fp16 stores a value past 65504 as +inf (measured on the H200; docs/fp16-model.md)
     t0 = r["diverging_tensors"][0]
-    assert t0["nonfinite"] == 0 and t0["max_abs_diff"] > 1e5 and r["clean_prefix_end"] < op["index"]
+    assert t0["nonfinite"] > 0 and r["clean_prefix_end"] < op["index"]
     assert r["gpuclean"]["inputs"] == "files"
     buf = io.StringIO()
     print_bisect_report(r, file=buf)

@@ -19,7 +19,7 @@ static const gc_f16_model native_model = {
     .winograd = true,
     .fc = GC_ACC_SLICE, .bmm = GC_ACC_F32,
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
-    .half_math = true, .reduce_chains = true, .saturate = true,
+    .half_math = true, .reduce_chains = true, .saturate = false,
     .scalar_args = true,
 };
 

@@ -24,8 +24,8 @@ GC_TEST(bisect_finds_fp16_overflow_at_the_square) {
     int32_t op = gc_sg_insert_op(m, sg, -1, mn, 2, i3, 1, o3);
     gc_opt_set_int(m, &m->subgraphs[sg].ops[op].opt, GC_O_ReducerOptions_keep_dims, 1);
     gc_sg_set_io(m, sg, 1, &x, 1, &mean);
-    /* LiteRT.js's fp16 stores overflow as inf; the native runtime's store saturates at
-     * 65504 (interp/fp16_model.h), still far off: found at the same op, finite */
+    /* both runtimes store an fp16 overflow as inf (measured on the H200 2026-12-02:
+     * docs/fp16-model.md): found at the square, non-finite, on each */
     gc_bisect_opts o = { .a = GC_PREC_FP32, .b = GC_PREC_FP16, .tol = 1e-2, .fill = fill_sin,
                          .gpu_runtime = GC_GPU_JS };
     gc_bisect_result r; char err[512];
@@ -49,7 +49,7 @@ GC_TEST(bisect_finds_fp16_overflow_at_the_square) {
     st = gc_bisect(m, &o, &r, err, sizeof err);
     CHECK_MSG(st == GC_OK, "%s", err);
     if (st == GC_OK) {
-        CHECK(r.first == 1 && !r.nodes[1].nonfinite && r.nodes[1].rel > 0.5);
+        CHECK(r.first == 1 && r.nodes[1].nonfinite);
         gc_bisect_free(&r);
     }
     gc_model_free(m);

@@ -393,7 +393,8 @@ GC_TEST(kernels_fast_big_values) {
     tconv_case(1, 5, 6, 20, 18, 3, 3, 2, 2, true, 0, true, false);
     fc_case(5, 70, 40, 0, 1, false);
     bmm_case(1, 2, 5, 40, 30, false, false, true);
-    /* and the native fast conv did saturate some outputs, the js one sent them to Inf */
+    /* and the fast conv sent the outputs past 65504 to Inf on both runtimes (no saturation:
+     * measured on the H200 2026-12-02, docs/fp16-model.md) */
     float *x = fill(9 * 11 * 8, 2.0f), *w = fill(20 * 9 * 8, 1.0f);
     kt_tensor ins[2] = { KT_IN(GC_T_FLOAT32, 4, KT_S(1, 9, 11, 8), x), KT_C(GC_T_FLOAT32, 4, KT_S(20, 3, 3, 8), w) };
     kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(1, 9, 11, 20)) };
@@ -412,8 +413,7 @@ GC_TEST(kernels_fast_big_values) {
         gc_interp_stats st;
         gc_interp_stats_get(it, &st);
         CHECK(st.n_fast == 1);
-        if (mi == 1) CHECK_MSG(n_sat > 0 && n_inf == 0, "native: %d saturated, %d Inf", n_sat, n_inf);
-        else CHECK_MSG(n_sat == 0 && n_inf > 0, "js: %d saturated, %d Inf", n_sat, n_inf);
+        CHECK_MSG(n_sat == 0 && n_inf > 0, "%s: %d saturated, %d Inf", mi == 1 ? "native" : "js", n_sat, n_inf);
         gc_interp_free(it);
     }
     gc_model_free(r.m);
