@@ -83,14 +83,14 @@ test:
 	$(MAKE) -j$(TEST_JOBS) WERROR=1 all $(BUILD)/gctest
 	$(MAKE) -j$(TEST_JOBS) $(BUILD)/demo-model $(BUILD)/gpu-bisect-models
 	$(MAKE) ctest
-	$(MAKE) -j$(TEST_JOBS) BUILD=build/asan CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	  build/asan/gctest build/asan/gpuclean build/asan/demo-model build/asan/gpu-bisect-models
 	$(MAKE) asan
 	./tools/run-integration-tests.sh
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -UNDEBUG
+ASAN_VARS = BUILD=build/asan CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 asan:
-	$(MAKE) BUILD=build/asan CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined" ctest
+	$(MAKE) -j$(TEST_JOBS) $(ASAN_VARS) build/asan/gctest build/asan/gpuclean build/asan/demo-model build/asan/gpu-bisect-models
+	$(MAKE) $(ASAN_VARS) ctest
 ubsan:
 	$(MAKE) BUILD=build/ubsan CFLAGS="$(SAN_FLAGS) -fsanitize=undefined -fno-sanitize-recover=undefined" ctest
 
