@@ -1,5 +1,5 @@
-/* fp16_chains.c — the native runtime's float chains around reductions (fp16_model.h,
- * reduce_chains): ML Drift's reduce kernels sum in float (float4 accumulators) and the
+/* fp16_chains.c — the float chains around reductions (fp16_model.h, reduce_chains; both
+ * runtimes, measured): ML Drift's reduce kernels sum in float (float4 accumulators) and the
  * elementwise ops linked to a kernel run in its registers before the one store, so a
  * chain
  *     SQUARED_DIFFERENCE -> MEAN / SUM -> ADD / SUB / MUL / DIV / RSQRT / SQRT ... (RESHAPEs between)

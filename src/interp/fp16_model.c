@@ -30,6 +30,11 @@ static const gc_f16_model js_model = {
     .winograd = false,
     .fc = GC_ACC_F32, .bmm = GC_ACC_F32,
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
+    /* measured on the H200 2026-12-02: fp16sem_zero_row_norm, (x - mean) * rsqrt(var +
+     * 1e-12) over a zero row, came back finite on LiteRT.js too: the 1e-12 was not
+     * stored to half (0) and the rsqrt's 1e6 not either (inf), so as on native the eps is
+     * a float kernel argument and the reduce kernel links the elementwise tail */
+    .reduce_chains = true, .scalar_args = true,
 };
 
 const gc_f16_model *gc_f16_model_for(gc_f16_runtime r) {
