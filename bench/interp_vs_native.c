@@ -129,7 +129,7 @@ static void fail_exit(int ev, const char *fmt, const char *a, const char *b) {
 /* ours: read, prepare, fill, first invoke; then one timed invoke per 'g', 'q' to end */
 static void ours_worker(const char *path, int threads, gc_qmode qmode, int cmd, int ev) {
     char err[480];
-    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    gc_model *m = gc_model_read_file_lazy(path, err, sizeof err);
     if (!m) fail_exit(ev, "model: %s%s", err, "");
     gc_interp_opts o;
     memset(&o, 0, sizeof o);
@@ -382,7 +382,7 @@ static void count_child(const char *path, int fd) {
     model_info mi;
     memset(&mi, 0, sizeof mi);
     char err[400];
-    gc_model *m = gc_model_read_file(path, err, sizeof err);
+    gc_model *m = gc_model_read_file_lazy(path, err, sizeof err);
     if (!m) snprintf(mi.error, sizeof mi.error, "%s", err);
     else {
         gc_flops f;

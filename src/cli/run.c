@@ -218,7 +218,7 @@ int gc_cli_run(int argc, char **argv) {
     for (int j = 0; j < n_ins; j++)
         if (gc_path_inside(ins[j].file, out_dir))
             return gc_cli_usage_error("run", "%s: the input lies inside the output directory %s, which is replaced", ins[j].file, out_dir);
-    gc_model *m = gc_model_read_file(model_path, err, sizeof err);
+    gc_model *m = gc_model_read_file_lazy(model_path, err, sizeof err);
     if (!m) { gc_cli_err("gpuclean run: %s: %s", model_path, err); return 2; }
     gc_interp *it = NULL;
     gc_npy *arrays = calloc(MAX_INPUTS, sizeof *arrays);

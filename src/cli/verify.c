@@ -292,7 +292,7 @@ int gc_cli_verify(int argc, char **argv) {
     if (load_set(ref, "input", ins, &n_in) || load_set(ref, "output", refs, &n_ref)) rc = 2;
     else if (!n_ref) { gc_cli_err("%s: no output_0.npy (want input_<k>.npy and output_<k>.npy)", ref); rc = 2; }
     char err[512];
-    gc_model *m = rc ? NULL : gc_model_read_file(path, err, sizeof err);
+    gc_model *m = rc ? NULL : gc_model_read_file_lazy(path, err, sizeof err);
     if (!rc && !m) { gc_cli_err("%s: %s", path, err); rc = 2; }
     if (!rc) {
         gc_str o = {0};

@@ -541,16 +541,33 @@ static int plan_cmp(const void *a, const void *b) {
  * of the same size shares the input's block (its eval then copies nothing: the bytes are
  * the same). rep[t]: the tensor whose block t uses (itself when none); the block lives
  * from the first step of any of its tensors to the last. Not in fp16 modes, where the
- * core rounds an op's float outputs in place: an alias would round its input too. */
+ * core rounds an op's float outputs in place: an alias would round its input too.
+ * In place: a float SOFTMAX / LOG_SOFTMAX whose input block nobody reads after it (the
+ * input's tensors, itself and the aliases made so far, last read at the op's step; later
+ * aliases would be later reads) writes its output over its input (softmax.c computes each
+ * row's max from the row, then writes each element after reading it: the same bits in
+ * place). An attention's score tensor is the largest activation of a transformer
+ * (whisper-tiny's encoder: 6 x 1500 x 1500 floats, 54 MB), so this halves its peak.
+ * Any precision: the input is dead, so rounding the output in place harms nothing. */
 static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
     for (int32_t i = 0; i < f->s->n_tensors; i++) rep[i] = i;
-    if (prec_f16(it->o.precision)) return;
+    const bool f16 = prec_f16(it->o.precision);
     for (int32_t i = 0; i < f->n_nodes; i++) {
         const gc_node *n = &f->nodes[i];
         if (n->folded || n->n_in < 1 || n->n_out != 1 || !n->in[0] || !n->out[0]) continue;
-        if (n->code != GC_OP_RESHAPE && n->code != GC_OP_SQUEEZE && n->code != GC_OP_EXPAND_DIMS) continue;
         const gc_rt *x = n->in[0], *y = n->out[0];
         if (x->kind != GC_RT_ACT || y->kind != GC_RT_ACT || x->nbytes != y->nbytes || x->dtype != y->dtype) continue;
+        if (n->code == GC_OP_SOFTMAX || n->code == GC_OP_LOG_SOFTMAX) {
+            if (x->dtype != GC_T_FLOAT32 || n->n_in != 1) continue;
+            int32_t last = 0;
+            for (int32_t t = 0; t < f->s->n_tensors; t++)
+                if (rep[t] == rep[x->index] && f->t[t].last > last) last = f->t[t].last;
+            if (last != i + 1) continue;              /* read later, or a subgraph in/output */
+            rep[y->index] = rep[x->index];
+            continue;
+        }
+        if (f16) continue;
+        if (n->code != GC_OP_RESHAPE && n->code != GC_OP_SQUEEZE && n->code != GC_OP_EXPAND_DIMS) continue;
         rep[y->index] = rep[x->index];             /* x's rep is final: nodes run in order */
     }
 }

@@ -182,6 +182,10 @@ typedef struct gc_model gc_model;
 /* Read a model from a file (mmap) or from memory (the memory must outlive the
  * model). On failure returns NULL and fills err (one line, "what is wrong"). */
 gc_model *gc_model_read_file(const char *path, char *err, size_t errlen);
+/* The same, mapped lazily whatever the size: only the pages something reads come in
+ * (the interpreter's verbs: a model's unread weights, such as the rows of an embedding
+ * table no token looks up, then cost no memory, as in LiteRT). */
+gc_model *gc_model_read_file_lazy(const char *path, char *err, size_t errlen);
 gc_model *gc_model_read_mem(const void *data, size_t size, char *err, size_t errlen);
 gc_model *gc_model_new(void);                 /* empty model, version 3 */
 void gc_model_free(gc_model *m);

@@ -469,7 +469,7 @@ gc_model *gc_model_read_mem(const void *data, size_t size, char *err, size_t err
     return read_common(m, err, errlen);
 }
 
-gc_model *gc_model_read_file(const char *path, char *err, size_t errlen) {
+static gc_model *read_file(const char *path, bool lazy, char *err, size_t errlen) {
     /* O_NONBLOCK: opening a FIFO for reading blocks until a writer appears (it would
      * hang every verb and the Python binding); with it the open returns at once and
      * fstat below refuses anything that is not a regular file. On a regular file the
@@ -486,9 +486,9 @@ gc_model *gc_model_read_file(const char *path, char *err, size_t errlen) {
         close(fd); return NULL;
     }
     /* Small files are mapped populated (one batched fault instead of one per page:
-     * writing a model back touches every weight); big ones stay lazy so that
-     * inspecting a multi-GB model reads only its flatbuffer. */
-    int flags = MAP_PRIVATE | (st.st_size <= (64 << 20) ? MAP_POPULATE : 0);
+     * writing a model back touches every weight) unless `lazy`; big ones stay lazy so
+     * that inspecting a multi-GB model reads only its flatbuffer. */
+    int flags = MAP_PRIVATE | (!lazy && st.st_size <= (64 << 20) ? MAP_POPULATE : 0);
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
     close(fd);
     if (map == MAP_FAILED) { gc_errf(err, errlen, "cannot map: %s", strerror(errno)); return NULL; }
@@ -498,3 +498,6 @@ gc_model *gc_model_read_file(const char *path, char *err, size_t errlen) {
     snprintf(m->path, sizeof m->path, "%s", path);
     return read_common(m, err, errlen);
 }
+
+gc_model *gc_model_read_file(const char *path, char *err, size_t errlen) { return read_file(path, false, err, errlen); }
+gc_model *gc_model_read_file_lazy(const char *path, char *err, size_t errlen) { return read_file(path, true, err, errlen); }
