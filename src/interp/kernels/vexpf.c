@@ -73,48 +73,63 @@ INL T512 __m256 exp8_512(__m256 tf, __mmask8 *amb) {
     return _mm512_cvtpd_ps(m);
 }
 
-/* y[0, 16) from x[0, 16) */
-INL T512 void step_512(const gc_vexp_op op, const float *x, float *y, const gc_vexp_params *p) {
+/* y[0, 16) from x[0, 16); returns the lanes still to compute the plain way (neither
+ * fast and unambiguous nor zero), whose inputs the caller kept (x may be y). No call in
+ * here, so that the constants stay in registers across the loop. */
+INL T512 __mmask16 step_512(const gc_vexp_op op, const float *x, float *y, const gc_vexp_params *p) {
     const __m512 sub = _mm512_set1_ps(p->sub), mul = _mm512_set1_ps(p->mul), one1 = _mm512_set1_ps(1.0f);
     const __m512 zb = _mm512_set1_ps(p->zero_below);
     const __m512 lo = _mm512_set1_ps(FAST_LO), hi = _mm512_set1_ps(FAST_HI);
-    {
-        const __m512 v = _mm512_loadu_ps(x);
-        const __m512 t = op == GC_VEXP_SHIFT ? _mm512_mul_ps(_mm512_sub_ps(v, sub), mul)
-                       : op >= GC_VEXP_LOGISTIC ? _mm512_sub_ps(_mm512_setzero_ps(), v) : v;
-        /* ordered compares: NaN is in neither range and takes expf */
-        const __mmask16 fast = _mm512_cmp_ps_mask(t, lo, _CMP_GE_OQ) & _mm512_cmp_ps_mask(t, hi, _CMP_LE_OQ);
-        const __mmask16 zero = _mm512_cmp_ps_mask(t, zb, _CMP_LT_OQ);
-        __mmask8 a0, a1;
-        const __m256 e0 = exp8_512(_mm512_castps512_ps256(t), &a0);
-        const __m256 e1 = exp8_512(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(t), 1)), &a1);
-        __m512 e = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(e0)), _mm256_castps_pd(e1), 1));
-        e = _mm512_maskz_mov_ps((__mmask16)~zero, e);
-        if (op >= GC_VEXP_LOGISTIC) e = _mm512_div_ps(one1, _mm512_add_ps(one1, e));
-        if (op == GC_VEXP_SWISH) e = _mm512_mul_ps(v, e);
-        _mm512_storeu_ps(y, e);
-        /* lanes that are neither fast and unambiguous nor zero: the plain way, from v
-         * (x may be y) */
-        unsigned slow = (unsigned)(~(fast & ~(a0 | ((unsigned)a1 << 8))) & ~zero) & 0xffffu;
-        if (slow) {
-            float vin[16];
-            _mm512_storeu_ps(vin, v);
-            while (slow) {
-                int l = __builtin_ctz(slow);
-                slow &= slow - 1;
-                y[l] = one(op, vin[l], p);
-            }
-        }
-    }
+    const __m512 v = _mm512_loadu_ps(x);
+    const __m512 t = op == GC_VEXP_SHIFT ? _mm512_mul_ps(_mm512_sub_ps(v, sub), mul)
+                   : op >= GC_VEXP_LOGISTIC ? _mm512_sub_ps(_mm512_setzero_ps(), v) : v;
+    /* ordered compares: NaN is in neither range and takes expf */
+    const __mmask16 fast = _mm512_cmp_ps_mask(t, lo, _CMP_GE_OQ) & _mm512_cmp_ps_mask(t, hi, _CMP_LE_OQ);
+    const __mmask16 zero = _mm512_cmp_ps_mask(t, zb, _CMP_LT_OQ);
+    __mmask8 a0, a1;
+    const __m256 e0 = exp8_512(_mm512_castps512_ps256(t), &a0);
+    const __m256 e1 = exp8_512(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(t), 1)), &a1);
+    __m512 e = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(e0)), _mm256_castps_pd(e1), 1));
+    e = _mm512_maskz_mov_ps((__mmask16)~zero, e);
+    if (op >= GC_VEXP_LOGISTIC) e = _mm512_div_ps(one1, _mm512_add_ps(one1, e));
+    if (op == GC_VEXP_SWISH) e = _mm512_mul_ps(v, e);
+    _mm512_storeu_ps(y, e);
+    const __mmask16 amb = (__mmask16)(a0 | ((unsigned)a1 << 8));
+    return (__mmask16)(~(fast & ~amb) & ~zero);
 }
 
+/* Blocks of 16 in chunks of CH: the vector pass over a chunk keeps each block's inputs
+ * (xin) and its slow lanes (sl), then the slow lanes (about 0.4 % of random arguments,
+ * vexpf.h) are computed the plain way from the kept inputs. */
+enum { CH = 256 };
+
 INL T512 void run_512(const gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p) {
+    float xin[CH];
+    __mmask16 sl[CH / 16];
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) step_512(op, x + i, y + i, p);
+    for (; i + 16 <= n;) {
+        const size_t nb = (n - i) / 16 < CH / 16 ? (n - i) / 16 : CH / 16;
+        unsigned any = 0;
+        for (size_t b = 0; b < nb; b++) {
+            _mm512_storeu_ps(xin + 16 * b, _mm512_loadu_ps(x + i + 16 * b));
+            sl[b] = step_512(op, x + i + 16 * b, y + i + 16 * b, p);
+            any |= sl[b];
+        }
+        for (size_t b = 0; any && b < nb; b++)
+            for (unsigned m = sl[b]; m; m &= m - 1) {
+                const int l = __builtin_ctz(m);
+                y[i + 16 * b + (size_t)l] = one(op, xin[16 * b + (size_t)l], p);
+            }
+        i += 16 * nb;
+    }
     if (i < n) {                                     /* the tail through a padded block */
-        float buf[16] = { 0 };
+        float buf[16] = { 0 }, keep[16];
         memcpy(buf, x + i, (n - i) * sizeof *buf);
-        step_512(op, buf, buf, p);
+        memcpy(keep, buf, sizeof keep);
+        for (unsigned m = step_512(op, buf, buf, p); m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            buf[l] = one(op, keep[l], p);
+        }
         memcpy(y + i, buf, (n - i) * sizeof *buf);
     }
 }
