@@ -558,7 +558,7 @@ static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
         const gc_rt *x = n->in[0], *y = n->out[0];
         if (x->kind != GC_RT_ACT || y->kind != GC_RT_ACT || x->nbytes != y->nbytes || x->dtype != y->dtype) continue;
         if (n->code == GC_OP_SOFTMAX || n->code == GC_OP_LOG_SOFTMAX) {
-            if (x->dtype != GC_T_FLOAT32 || n->n_in != 1) continue;
+            if ((x->dtype != GC_T_FLOAT32 && x->dtype != GC_T_FLOAT64) || n->n_in != 1) continue;
             int32_t last = 0;
             for (int32_t t = 0; t < f->s->n_tensors; t++)
                 if (rep[t] == rep[x->index] && f->t[t].last > last) last = f->t[t].last;

@@ -168,6 +168,10 @@ GC_TEST(interp_fp64_every_float_family_agrees_with_fp32) {
           { GC_O_TransposeConvOptions_stride_h, 2 }, { -1 } } },
         { "BATCH_MATMUL", GC_OP_BATCH_MATMUL, GC_BO_BatchMatMulOptions, 2, { KT_IN(GC_T_FLOAT32, 3, KT_S(2, 3, 5), R1),
           KT_IN(GC_T_FLOAT32, 2, KT_S(5, 4), R1 + 700) }, KT_OUT(GC_T_FLOAT32, 3, KT_S(2, 3, 4)), { { -1 } } },
+        /* a runtime b of 400 doubles: its [K][N] layout needs 3200 bytes of scratch (sized for
+         * 4-byte floats before 2026-12-03: the layout overran into the next block) */
+        { "BATCH_MATMUL runtime b", GC_OP_BATCH_MATMUL, GC_BO_BatchMatMulOptions, 2, { KT_IN(GC_T_FLOAT32, 3, KT_S(2, 3, 5), R1),
+          KT_IN(GC_T_FLOAT32, 3, KT_S(2, 5, 40), R1 + 700) }, KT_OUT(GC_T_FLOAT32, 3, KT_S(2, 3, 40)), { { -1 } } },
         { "RESIZE_BILINEAR", GC_OP_RESIZE_BILINEAR, GC_BO_ResizeBilinearOptions, 2, { KT_IN(GC_T_FLOAT32, 4, KT_S(1, 3, 4, 2), R1),
           KT_C(GC_T_INT32, 1, KT_S(2), rsz) }, KT_OUT(GC_T_FLOAT32, 4, KT_S(1, 7, 5, 2)),
           { { GC_O_ResizeBilinearOptions_half_pixel_centers, 1 }, { -1 } } },

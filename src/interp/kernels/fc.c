@@ -1020,8 +1020,9 @@ static gc_status bmm_prepare(gc_ctx *ctx, gc_node *n) {
     if (!d->pb)
 #endif
     {
-        /* every matrix of b as [K][N] (4-byte float or int32), one accumulator row per worker */
-        d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)gc_numel(b) * 4 + 64);
+        /* every matrix of b as [K][N] (float, which is double in the fp64 build, or int32),
+         * one accumulator row per worker */
+        d->bt_slot = gc_ctx_scratch(ctx, n, (size_t)gc_numel(b) * (b->dtype == GC_T_FLOAT32 ? sizeof(float) : sizeof(int32_t)) + 64);
         d->acc_slot = gc_ctx_scratch(ctx, n, acc_stride(d->N) * (size_t)ctx->threads);
     }
     n->data = d;
