@@ -62,18 +62,6 @@ INL T512 __m512 first(__m512 a, __m512 w, const bool q) {
     return q ? prod(a, w, true) : _mm512_add_ps(_mm512_setzero_ps(), prod(a, w, false));
 }
 
-/* the split set (see the top): scaled halves, h = r(a w) S from w S and w C S */
-#define VS 0x1p-125f
-#define VC 8193.0f
-INL T512 __m512 vprod(__m512 a, __m512 ws, __m512 wcs) {
-    const __m512 g = _mm512_mul_ps(a, wcs);
-    return _mm512_add_ps(g, _mm512_fmsub_ps(a, ws, g));
-}
-INL T512 __m512 vround(__m512 x) {                 /* r(x / S) S for a scaled sum x */
-    const __m512 g = _mm512_mul_ps(x, _mm512_set1_ps(VC));
-    return _mm512_add_ps(g, _mm512_sub_ps(x, g));
-}
-
 INL T512 __mmask16 lanes(int n) { return (__mmask16)(n >= PW ? 0xffffu : n <= 0 ? 0u : (1u << n) - 1u); }
 
 INL T512 __m512 finish(__m512 v, const float *bias, const bool slice, __m512 lo, __m512 hi) {
@@ -106,7 +94,7 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bo
         }
         int32_t i0 = 0;
         if (v) {                                              /* the split set, a slice at a time */
-            const __m512 sc = _mm512_set1_ps(VS), un = _mm512_set1_ps(0x1p125f), cc = _mm512_set1_ps(VC);
+            const __m512 sc = _mm512_set1_ps(GC_R16V_S), un = _mm512_set1_ps(0x1p125f), cc = _mm512_set1_ps(GC_R16V_C);
             for (; i0 < ICg; i0 += 4) {
                 const int32_t n = ICg - i0 < 4 ? ICg - i0 : 4;
 #pragma GCC unroll 4
@@ -116,8 +104,8 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bo
                     const __m512 wcs = _mm512_mul_ps(ws, cc);
 #pragma GCC unroll 8
                     for (int m = 0; m < MRS; m++) {
-                        const __m512 h = vprod(_mm512_set1_ps(ap[m][i0 + k]), ws, wcs);
-                        part[m] = k == 0 ? h : vround(_mm512_add_ps(part[m], h));
+                        const __m512 h = gc_r16v_prod_512(_mm512_set1_ps(ap[m][i0 + k]), ws, wcs);
+                        part[m] = k == 0 ? h : gc_r16v_512(_mm512_add_ps(part[m], h));
                     }
                 }
                 w0 += (size_t)n * PW;
