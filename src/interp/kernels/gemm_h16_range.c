@@ -5,6 +5,9 @@
  * A tile is quick when max|a| * max|w| <= 65504 in double (exact: a product of two
  * floats), i.e. every product a w of the tile is finite and no larger than the largest
  * half, the range where gemm_h16_avx512.c's rq rounds as vcvtps2ph does.
+ * A quick SLICE tile is a split one (gemm_f32.h "Split tiles") when, besides, every packed
+ * weight (noted at packing: gc_gemm_b.whalf) and every value of its rows is a half's
+ * value, and 4 max|a| max|w| <= 65000.
  */
 #include "interp/kernels/gemm_f32.h"
 #include "interp/kernels/gemm_f32_ukr.h"
