@@ -104,7 +104,11 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bo
                     const __m512 wcs = _mm512_mul_ps(ws, cc);
 #pragma GCC unroll 8
                     for (int m = 0; m < MRS; m++) {
-                        const __m512 h = gc_r16v_prod_512(_mm512_set1_ps(ap[m][i0 + k]), ws, wcs);
+                        /* a read twice (two embedded broadcasts, not a broadcast op) */
+                        const float *a1 = ap[m] + i0 + k, *a2 = a1;
+                        __asm__("" : "+r"(a2));
+                        const __m512 g1 = _mm512_mul_ps(_mm512_set1_ps(*a1), wcs);
+                        const __m512 h = _mm512_add_ps(g1, _mm512_fmsub_ps(_mm512_set1_ps(*a2), ws, g1));
                         part[m] = k == 0 ? h : gc_r16v_512(_mm512_add_ps(part[m], h));
                     }
                 }
