@@ -72,6 +72,31 @@ INL T512 __m512 finish(__m512 v, const float *bias, const bool slice, __m512 lo,
     return _mm512_min_ps(hi, _mm512_max_ps(lo, v));
 }
 
+/* the split set: one slice of n (1..4) channels from i0 for the 8 rows, added to acc;
+ * w the slice's first row of the panel */
+INL T512 void vslice(__m512 *acc, const float *const *ap, int32_t i0, const float *w, const int n) {
+    const __m512 sc = _mm512_set1_ps(GC_R16V_S), un = _mm512_set1_ps(0x1p125f), cc = _mm512_set1_ps(GC_R16V_C);
+    __m512 part[MRS];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        if (k >= n) break;
+        const __m512 ws = _mm512_mul_ps(_mm512_load_ps(w + k * PW), sc);
+        const __m512 wcs = _mm512_mul_ps(ws, cc);
+#pragma GCC unroll 8
+        for (int m = 0; m < MRS; m++) {
+            /* a read twice, as two embedded broadcasts (GCC would broadcast it into a register
+             * once: on Zen 4 a vbroadcastss takes an FP pipe slot) */
+            const float *a1 = ap[m] + i0 + k, *a2 = a1;
+            __asm__("" : "+r"(a2));
+            const __m512 g1 = _mm512_mul_ps(_mm512_set1_ps(*a1), wcs);
+            const __m512 h = _mm512_add_ps(g1, _mm512_fmsub_ps(_mm512_set1_ps(*a2), ws, g1));  /* r(a w) S */
+            part[m] = k == 0 ? h : gc_r16v_512(_mm512_add_ps(part[m], h));
+        }
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < MRS; m++) acc[m] = _mm512_fmadd_ps(part[m], un, acc[m]);
+}
+
 /* R rows x 1 panel (R = MR for H16, MRS for SLICE) */
 INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bool q, const bool v) {
     __m512 acc[MR], part[MRS];
@@ -93,29 +118,9 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bo
             continue;
         }
         int32_t i0 = 0;
-        if (v) {                                              /* the split set, a slice at a time */
-            const __m512 sc = _mm512_set1_ps(GC_R16V_S), un = _mm512_set1_ps(0x1p125f), cc = _mm512_set1_ps(GC_R16V_C);
-            for (; i0 < ICg; i0 += 4) {
-                const int32_t n = ICg - i0 < 4 ? ICg - i0 : 4;
-#pragma GCC unroll 4
-                for (int k = 0; k < 4; k++) {
-                    if (k >= n) break;
-                    const __m512 ws = _mm512_mul_ps(_mm512_load_ps(w0 + k * PW), sc);
-                    const __m512 wcs = _mm512_mul_ps(ws, cc);
-#pragma GCC unroll 8
-                    for (int m = 0; m < MRS; m++) {
-                        /* a read twice (two embedded broadcasts, not a broadcast op) */
-                        const float *a1 = ap[m] + i0 + k, *a2 = a1;
-                        __asm__("" : "+r"(a2));
-                        const __m512 g1 = _mm512_mul_ps(_mm512_set1_ps(*a1), wcs);
-                        const __m512 h = _mm512_add_ps(g1, _mm512_fmsub_ps(_mm512_set1_ps(*a2), ws, g1));
-                        part[m] = k == 0 ? h : gc_r16v_512(_mm512_add_ps(part[m], h));
-                    }
-                }
-                w0 += (size_t)n * PW;
-#pragma GCC unroll 8
-                for (int m = 0; m < MRS; m++) acc[m] = _mm512_fmadd_ps(part[m], un, acc[m]);
-            }
+        if (v) {                                              /* the split set */
+            for (; i0 + 4 <= ICg; i0 += 4, w0 += 4 * PW) vslice(acc, ap, i0, w0, 4);   /* whole slices */
+            if (i0 < ICg) { vslice(acc, ap, i0, w0, ICg - i0); w0 += (size_t)(ICg - i0) * PW; }  /* the tail */
             continue;
         }
         for (; i0 + 4 <= ICg; i0 += 4, w0 += 4 * PW) {      /* whole slices, unrolled */
