@@ -166,6 +166,10 @@ DEPS += $(BUILD)/obj/bench/op_profile.d
 $(BUILD)/h16_gemm: $(BUILD)/obj/bench/h16_gemm.o $(BUILD)/libgpuclean.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 DEPS += $(BUILD)/obj/bench/h16_gemm.d
+# the split kernels' roundings (f16_simd.h gc_r16v_*) against the conversions, every case
+$(BUILD)/h16_split_check: $(BUILD)/obj/bench/h16_split_check.o $(BUILD)/libgpuclean.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+DEPS += $(BUILD)/obj/bench/h16_split_check.d
 bench: all $(BUILD)/interp_vs_native
 	./bench/interp_vs_native.sh $(BENCH_ARGS)
 bench-all: all $(BUILD)/interp_vs_native

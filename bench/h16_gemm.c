@@ -1,9 +1,10 @@
 /* h16_gemm.c — the half GEMM modes' kernels against the float one on one FULLY_CONNECTED
  * shape (gemm_f32.h: y = a B, M rows, K deep, N wide, AVX-512 kernels): GC_GEMM_F32,
  * GC_GEMM_H16 and GC_GEMM_SLICE, the half modes with their plain kernels and their quick
- * ones (gc_gemm_b.ksq: products rounded on the FMA pipes), timed alternately round after
+ * ones (gc_gemm_b.ksq: products rounded on the FMA pipes) and SLICE's split ones (ksv:
+ * every rounding in float arithmetic), timed alternately round after
  * round (all see the same machine load), medians of the rounds in ms and GMAC/s, and
- * whether each quick run gave its plain run's bits. Inputs and weights are halves
+ * whether each quick / split run gave its plain run's bits. Inputs and weights are halves
  * (|a| < 2, |w| < 0.05, the quick range), fixed seed.
  *
  *   h16_gemm [M K N [ROUNDS]]        (defaults: 64 512 512 15)
@@ -30,7 +31,7 @@ static int cmp_d(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
-enum { NV = 5, MAXR = 101 };
+enum { NV = 6, MAXR = 101 };
 
 int main(int argc, char **argv) {
     long M = argc > 1 ? atol(argv[1]) : 64, K = argc > 2 ? atol(argv[2]) : 512, N = argc > 3 ? atol(argv[3]) : 512;
@@ -42,7 +43,7 @@ int main(int argc, char **argv) {
     if (gc_isa_active() < GC_ISA_AVX512 || !gc_f16_have_f16c()) { fprintf(stderr, "h16_gemm: no AVX-512F\n"); return 2; }
     static const struct { gc_gemm_mode mode; int quick; const char *name; } v[NV] = {
         { GC_GEMM_F32, 0, "f32" }, { GC_GEMM_H16, 0, "h16 plain" }, { GC_GEMM_H16, 1, "h16 quick" },
-        { GC_GEMM_SLICE, 0, "slice plain" }, { GC_GEMM_SLICE, 1, "slice quick" } };
+        { GC_GEMM_SLICE, 0, "slice plain" }, { GC_GEMM_SLICE, 1, "slice quick" }, { GC_GEMM_SLICE, 2, "slice split" } };
     float *a = malloc(sizeof(float) * (size_t)(M * K)), *w = malloc(sizeof(float) * (size_t)(N * K));
     float *y[NV];
     gc_gemm_b b[NV];
@@ -58,6 +59,7 @@ int main(int argc, char **argv) {
         gc_gemm_b_bind(&b[i], mem[i]);
         gc_gemm_pack_nk(&b[i], w, K);
         if (!v[i].quick) b[i].ksq = NULL;
+        if (v[i].quick < 2) b[i].ksv = NULL;
     }
     double t[NV][MAXR];
     for (int r = -1; r < rounds; r++)                      /* round -1: warm-up */
@@ -73,7 +75,7 @@ int main(int argc, char **argv) {
         double ms = t[i][rounds / 2];
         const char *same = "";
         if (v[i].quick) {
-            same = memcmp(y[i], y[i - 1], sizeof(float) * (size_t)(M * N)) ? "  DIFFERENT bits from plain" : "  same bits as plain";
+            same = memcmp(y[i], y[i - v[i].quick], sizeof(float) * (size_t)(M * N)) ? "  DIFFERENT bits from plain" : "  same bits as plain";
             bad |= same[2] == 'D';
         }
         printf("  %-12s %8.3f ms %7.2f GMAC/s  %5.2fx f32%s\n", v[i].name, ms, (double)M * K * N / ms * 1e-6,

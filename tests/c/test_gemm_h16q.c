@@ -119,3 +119,95 @@ GC_TEST(gemm_h16q_range) {
     CHECK(b.wmax == INFINITY);
     free(mem);
 }
+
+/* SLICE's split tiles (gemm_f32.h "Split tiles"): y through the split kernels, the quick
+ * ones (ksv off) and the plain ones (both off), every output's bits equal; the data as
+ * above (subnormal products, ties, zeros), the largest product up to 65000 / 4. */
+static long split_vs_plain(int64_t M, int32_t K, int32_t N, float abig, float wbig, bool bias, int *nsplit) {
+    gc_gemm_b b;
+    size_t nf = gc_gemm_b_layout_mode(&b, GC_ISA_AVX512, GC_GEMM_SLICE, 1, K, N);
+    float *mem = malloc(nf * sizeof(float)), *w = malloc((size_t)N * K * sizeof(float));
+    float *a = malloc((size_t)M * K * sizeof(float)), *y[3], *pb = malloc(gc_gemm_bias_floats(&b) * sizeof(float));
+    float *bv = malloc((size_t)N * sizeof(float));
+    for (int i = 0; i < 3; i++) y[i] = malloc((size_t)M * N * sizeof(float));
+    fill(w, (size_t)N * K, wbig);
+    fill(a, (size_t)M * K, abig);
+    fill(bv, (size_t)N, 1.0f);
+    a[0] = abig; w[0] = wbig;
+    gc_gemm_b_bind(&b, mem);
+    gc_gemm_pack_nk(&b, w, K);
+    gc_gemm_pack_bias(&b, bias ? bv : NULL, pb);
+    CHECK(b.ksv && b.whalf);
+    const float *rows[8];
+    for (int64_t m0 = 0; m0 < M; m0 += 8) {                   /* the tiles the split kernels take */
+        for (int m = 0; m < 8; m++) rows[m] = a + (size_t)(m0 + m < M ? m0 + m : m0) * (size_t)K;
+        *nsplit += gc_h16q_tile_set(&b, rows, M - m0 < 8 ? (int32_t)(M - m0) : 8, 0, K) == b.ksv;
+    }
+    gc_gemmf_run(&b, pb, -INFINITY, INFINITY, a, K, y[0], N, M, 0, gc_gemmf_tiles(&b, M), NULL);
+    b.ksv = NULL;
+    gc_gemmf_run(&b, pb, -INFINITY, INFINITY, a, K, y[1], N, M, 0, gc_gemmf_tiles(&b, M), NULL);
+    b.ksq = NULL;
+    gc_gemmf_run(&b, pb, -INFINITY, INFINITY, a, K, y[2], N, M, 0, gc_gemmf_tiles(&b, M), NULL);
+    long bad = 0;
+    for (int64_t i = 0; i < M * N; i++)
+        if (memcmp(&y[0][i], &y[2][i], 4) || memcmp(&y[1][i], &y[2][i], 4)) {
+            if (bad < 3) fprintf(stderr, "  %lldx%dx%d: y[%lld] split %a quick %a plain %a\n", (long long)M, K, N,
+                                 (long long)i, (double)y[0][i], (double)y[1][i], (double)y[2][i]);
+            bad++;
+        }
+    free(mem); free(w); free(a); free(pb); free(bv);
+    for (int i = 0; i < 3; i++) free(y[i]);
+    return bad;
+}
+
+GC_TEST(gemm_slicev_matches_plain) {
+    if (gc_isa_active() < GC_ISA_AVX512 || !gc_f16_have_f16c()) SKIP("no AVX-512F");
+    static const int shapes[][3] = { { 16, 64, 32 }, { 9, 37, 17 }, { 23, 200, 70 }, { 8, 3, 16 }, { 40, 130, 48 } };
+    /* max products 1/16, 16, 16000 (sums near the 65000 bound), 2^-20 (every product subnormal) */
+    static const float big[][2] = { { 0.25f, 0.25f }, { 4.0f, 4.0f }, { 125.0f, 128.0f }, { 0x1p-10f, 0x1p-10f } };
+    long bad = 0;
+    int nsplit = 0;
+    for (int rep = 0; rep < 4; rep++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (size_t g = 0; g < sizeof big / sizeof big[0]; g++)
+                bad += split_vs_plain(shapes[s][0], shapes[s][1], shapes[s][2], big[g][0], big[g][1], (s + rep) & 1, &nsplit);
+    CHECK_MSG(bad == 0, "%ld outputs differ between the split, quick and plain kernels", bad);
+    CHECK(nsplit > 0);
+    printf("  (%d split tiles)\n", nsplit);
+}
+
+GC_TEST(gemm_slicev_selection) {
+    if (gc_isa_active() < GC_ISA_AVX512 || !gc_f16_have_f16c()) SKIP("no AVX-512F");
+    gc_gemm_b b;
+    size_t nf = gc_gemm_b_layout_mode(&b, GC_ISA_AVX512, GC_GEMM_SLICE, 1, 4, 16);
+    CHECK(nf > 0 && b.ksv != NULL);
+    float *mem = malloc(nf * sizeof(float)), w[64];
+    for (int i = 0; i < 64; i++) w[i] = (float)(i % 7) * 0.125f - 0.25f;     /* halves, max |w| 0.5 */
+    w[5] = 0x1p-24f;                                          /* the smallest half: a half's value */
+    gc_gemm_b_bind(&b, mem);
+    gc_gemm_pack_nk(&b, w, 4);
+    CHECK(b.whalf && b.wmax == 0.5f);
+    float r[4] = { 1.0f, -2.0f, 0x1p-20f, 0.0f };
+    const float *rows[1] = { r };
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksv);
+    r[0] = 32496.0f;                                          /* 4 * 16248 = 64992: still split */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksv);
+    r[0] = 32512.0f;                                          /* past 65000 / 4: quick */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksq);
+    r[0] = 1.0f + 0x1p-12f;                                   /* not a half: quick */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksq);
+    r[0] = 0x1p-25f;                                          /* below the smallest half: quick */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksq);
+    r[0] = 0x1.8p-24f;                                        /* between subnormal halves: quick */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksq);
+    r[0] = 0x1.4p-15f;                                        /* 2^-15 + 2^-17: a subnormal half */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksv);
+    r[0] = 2e5f;                                              /* past the quick range: plain */
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ks);
+    w[7] = 1.0f + 0x1p-11f;                                   /* a weight no half has: never split */
+    gc_gemm_pack_nk(&b, w, 4);
+    CHECK(!b.whalf);
+    r[0] = 1.0f;
+    CHECK(gc_h16q_tile_set(&b, rows, 1, 0, 4) == b.ksq);
+    free(mem);
+}

@@ -42,6 +42,22 @@ GC_INL GC_T512 __m512 gc_r16q_512(__m512 p) {
     const __m512 C = _mm512_set1_ps(12288.0f), ef = _mm512_castsi512_ps(e);
     return _mm512_fnmadd_ps(C, ef, _mm512_fmadd_ps(C, ef, p));
 }
+/* The split forms (gemm_h16_avx512.c's split set, which explains them): values scaled by
+ * S = 2^-125, Veltkamp's splitting with C = 2^13 + 1, float arithmetic only.
+ * gc_r16v_prod_512: r(a w) S for halves a, w (|a w| <= 65504) from ws = w S, wcs = w C S;
+ * gc_r16v_512: r(x / S) S for x = RN(s + h) of two scaled halves (|s + h| / S <= 65519).
+ * A zero may come out +0 where r gives -0. bench/h16_split_check.c checks both over every
+ * pair of halves. (Compiled without contraction: -std=c11, so no FMA fuses g into x - g.) */
+#define GC_R16V_S 0x1p-125f
+#define GC_R16V_C 8193.0f
+GC_INL GC_T512 __m512 gc_r16v_prod_512(__m512 a, __m512 ws, __m512 wcs) {
+    const __m512 g = _mm512_mul_ps(a, wcs);
+    return _mm512_add_ps(g, _mm512_fmsub_ps(a, ws, g));
+}
+GC_INL GC_T512 __m512 gc_r16v_512(__m512 x) {
+    const __m512 g = _mm512_mul_ps(x, _mm512_set1_ps(GC_R16V_C));
+    return _mm512_add_ps(g, _mm512_sub_ps(x, g));
+}
 /* r(acc + r(p)) */
 GC_INL GC_T512 __m512 gc_h16_add_512(__m512 acc, __m512 p) { return gc_r16c_512(_mm512_add_ps(acc, gc_r16c_512(p))); }
 

@@ -718,6 +718,8 @@ typedef struct {
     float *pconst;              /* constant b: every matrix packed at prepare, pstride floats apart */
     size_t pstride;
     int pk_slot, at_slot;       /* scratch: b packed per eval; a transposed (adj_x) */
+    float *wmconst;             /* constant b, half modes' quick tiles (pb->ksq): max |w| per matrix */
+    int wm_slot;                /* scratch: the same per eval for b packed per eval (pb->ksq), or -1 */
     int apack_slot;             /* scratch: each worker's copy of a row tile (gemm_f32.h), or -1 */
     struct gc_q8bmm *q8b;       /* int8 fast path (qconv8.h), else NULL */
 #endif
@@ -867,17 +869,28 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
         gc_gemm_b_bind(pb, mem);
         d->pconst = pb->w;
         const float *bs = (const float *)b->data;
-        for (uint64_t m = 0; m < nm && fresh; m++) {
+        if (pb->ksq) {
+            d->wmconst = gc_ctx_alloc(ctx, (size_t)nm * sizeof(float));
+            if (!d->wmconst) return GC_ERR_NOMEM;
+        }
+        for (uint64_t m = 0; m < nm; m++) {
             gc_gemm_b one = *pb;
             one.w = d->pconst + m * d->pstride;
-            if (d->adj_y) gc_gemm_pack_nk(&one, bs + m * (uint64_t)(d->K * d->N), d->K);
+            if (!fresh) { if (pb->ksq) gc_gemm_b_note_range(&one); }     /* packed before: its range */
+            else if (d->adj_y) gc_gemm_pack_nk(&one, bs + m * (uint64_t)(d->K * d->N), d->K);
             else gc_gemm_pack_kn(&one, bs + m * (uint64_t)(d->K * d->N));
+            if (pb->ksq) d->wmconst[m] = one.wmax;
         }
     } else {                               /* every matrix of b packed at each eval */
         uint64_t nm = gc_numel(b) / (uint64_t)(d->K * d->N);
         GC_UNSUP(ctx, nm >= 1 && nm <= (((uint64_t)1 << 40) / sizeof(float)) / d->pstride, "right-hand side too large to pack");
         d->pk_slot = gc_ctx_scratch(ctx, n, ((size_t)nm * d->pstride + 16) * sizeof(float));
         if (d->pk_slot < 0) return GC_ERR_NOMEM;
+    }
+    d->wm_slot = -1;
+    if (pb->ksq && !d->pconst) {           /* each matrix's max |w|, noted when it is packed */
+        d->wm_slot = gc_ctx_scratch(ctx, n, (size_t)(gc_numel(b) / (uint64_t)(d->K * d->N)) * sizeof(float));
+        if (d->wm_slot < 0) return GC_ERR_NOMEM;
     }
     d->at_slot = -1;
     if (d->adj_x) {                        /* every matrix of a transposed at each eval */
@@ -899,7 +912,8 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
 
 /* fp32 BATCH_MATMUL: b's matrices packed (constant: at prepare; else here, one item per
  * matrix), a's transposed with adj_x, then one range of (batch, row tile) items */
-typedef struct { const bmm_data *d; const float *a, *b; float *at, *pk; float *y; int64_t tiles; float *apack; } bmm_job;
+typedef struct { const bmm_data *d; const float *a, *b; float *at, *pk; float *y; int64_t tiles; float *apack;
+                 float *wm; /* per matrix of b: max |w| (pb->ksq), else NULL */ } bmm_job;
 
 static void bmm_pack_run(void *arg, int64_t m0, int64_t m1, int w) {
     (void)w;
@@ -911,6 +925,7 @@ static void bmm_pack_run(void *arg, int64_t m0, int64_t m1, int w) {
         const float *bs = j->b + m * d->K * d->N;
         if (d->adj_y) gc_gemm_pack_nk(&one, bs, d->K);
         else gc_gemm_pack_kn(&one, bs);
+        if (j->wm) j->wm[m] = one.wmax;            /* (the pack functions note it) */
     }
 }
 
@@ -938,7 +953,7 @@ static void bmm_tiles_run(void *arg, int64_t i0, int64_t i1, int w) {
         bmm_batch(d, bi, &oa, &ob);
         gc_gemm_b pb = *d->pb;
         pb.w = j->pk + (size_t)ob * d->pstride;
-        if (pb.ksq) gc_gemm_b_note_range(&pb);     /* this matrix's max |w| (half modes' quick tiles) */
+        pb.wmax = j->wm ? j->wm[ob] : INFINITY;    /* this matrix's max |w| (half modes' quick tiles) */
         gc_gemmf_run(&pb, NULL, -INFINITY, INFINITY, j->a + oa * M * K, K, j->y + bi * M * N, N, M, t0, t1, apack);
         i += t1 - t0;
     }
@@ -949,7 +964,8 @@ static void bmm_fast_eval(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     const int64_t M = d->M, K = d->K, N = d->N;
     d->pb->store = ctx->store;                 /* fp16: the row tiles rounded as stored (n->own_store) */
     bmm_job j = { d, (const float *)a->data, (const float *)b->data, NULL, d->pconst, (float *)y->data,
-                  gc_gemmf_tiles(d->pb, M), d->apack_slot >= 0 ? (float *)n->scratch[d->apack_slot] : NULL };
+                  gc_gemmf_tiles(d->pb, M), d->apack_slot >= 0 ? (float *)n->scratch[d->apack_slot] : NULL,
+                  d->pconst ? d->wmconst : d->wm_slot >= 0 ? (float *)n->scratch[d->wm_slot] : NULL };
     if (!d->pconst) {
         gc_gemm_b al = *d->pb;
         gc_gemm_b_bind(&al, (float *)n->scratch[d->pk_slot]);

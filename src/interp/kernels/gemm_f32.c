@@ -48,6 +48,9 @@ size_t gc_gemm_b_layout_mode(gc_gemm_b *b, gc_isa isa, gc_gemm_mode mode, int32_
     if (G <= 0 || K <= 0 || N <= 0) return 0;
     b->ks = set_for(isa, mode, N);
     b->ksq = quick_for(b->ks);
+#ifdef GC_HAVE_X86_KERNELS
+    b->ksv = b->ks == gc_ukr_slice_avx512() ? gc_ukr_slicev_avx512() : NULL;
+#endif
     b->wmax = INFINITY;
     b->mode = (int32_t)mode;
     b->G = G; b->K = K; b->N = N;
@@ -132,8 +135,7 @@ static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u
 void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
                   int32_t mr, const float *bias, float lo, float hi, float *y, int64_t ldy) {
     gc_ukr_args u = { .mr = mr, .T = T, .ICg = ICg, .a = ind, .a_off = a_off, .lo = lo, .hi = hi, .ldy = ldy };
-    const bool q = b->ksq && gc_h16q_rows_ok(b->wmax, ind, T * b->MR, a_off, ICg);
-    tile_panels(b, q ? b->ksq : b->ks, &u, g, bias, y);
+    tile_panels(b, gc_h16q_tile_set(b, ind, T * b->MR, a_off, ICg), &u, g, bias, y);
 }
 
 /* ---- FULLY_CONNECTED / BATCH_MATMUL ---------------------------------------------------- */
@@ -167,8 +169,7 @@ void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
         } else
         for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
         u.mr = (int32_t)mr;
-        const bool q = b->ksq && gc_h16q_rows_ok(b->wmax, rows, (int32_t)mr, 0, b->K);
-        tile_panels(b, q ? b->ksq : b->ks, &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
+        tile_panels(b, gc_h16q_tile_set(b, rows, (int32_t)mr, 0, b->K), &u, 0, bias, y + (size_t)m0 * (size_t)ldy);
         for (int64_t m = 0; b->store && m < mr; m++) gc_f16_store(b->store, y + (size_t)(m0 + m) * (size_t)ldy, (size_t)b->N);
     }
 }
@@ -253,10 +254,10 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
         u.mr = (int32_t)mr;
         float *yt = y + (size_t)p0 * (size_t)c->OC;
         /* every row pointer reads G * ICg floats over the groups (one group: ICg) */
-        const bool q = c->b.ksq && gc_h16q_rows_ok(c->b.wmax, ind, T * MR, 0, (int64_t)G * ICg);
+        const gc_ukr_set *ks = gc_h16q_tile_set(&c->b, ind, T * MR, 0, (int64_t)G * ICg);
         for (int32_t g = 0; g < G; g++) {
             u.a_off = (int64_t)g * ICg;
-            tile_panels(&c->b, q ? c->b.ksq : c->b.ks, &u, g, c->bias, yt + (size_t)g * (size_t)N);
+            tile_panels(&c->b, ks, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
         if (c->b.store) gc_f16_store(c->b.store, yt, (size_t)mr * (size_t)c->OC);
     }

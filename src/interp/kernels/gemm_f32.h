@@ -35,6 +35,10 @@
  * round the products in float arithmetic (gemm_h16_avx512.c) with the same results; any
  * other tile runs the plain ones. wmax is set by the pack functions (and
  * gc_gemm_b_note_range for panels filled or reused otherwise); inf means "never quick".
+ * Split tiles (SLICE, AVX-512): quick tiles whose rows and weights are all half values
+ * (gc_gemm_b.whalf) and with 4 max|a| max|w| <= 65000 (so every slice's partial sums stay
+ * below 65520, where the half rounding would overflow) run the split kernels (ksv,
+ * gemm_h16_avx512.c: every rounding in float arithmetic), again with the same results.
  *
  * Threads: every entry point computes a range of tiles [t0, t1) on the calling thread
  * and writes only those tiles' outputs; a tile's results do not depend on the range it
@@ -64,7 +68,9 @@ typedef struct {
     int32_t store;              /* gc_gemmf_run / gc_convf_run: GC_F16_STORE_* (fp16.h): round
                                    each tile's outputs to half once computed (0: leave them) */
     const struct gc_ukr_set *ksq;   /* the half modes' quick kernels (see the top), or NULL */
+    const struct gc_ukr_set *ksv;   /* SLICE's split kernels (see the top), or NULL */
     float wmax;                 /* max |w| over the panels (inf: unknown, or an Inf / NaN weight) */
+    bool whalf;                 /* with ksv: every packed weight is a half's value (noted with wmax) */
     float *w;
 } gc_gemm_b;
 
@@ -82,8 +88,13 @@ void gc_gemm_b_bind(gc_gemm_b *b, float *mem);
 void gc_gemm_pack_nk(gc_gemm_b *b, const float *src, int64_t ld);
 /* ... or from B[k][n] = src[k*N + n] (G = 1: BATCH_MATMUL's b). */
 void gc_gemm_pack_kn(gc_gemm_b *b, const float *src);
-/* Set b->wmax from the packed panels (the pack functions do it themselves). */
+/* Set b->wmax (and with b->ksv, b->whalf) from the packed panels (the pack functions do
+ * it themselves). */
 void gc_gemm_b_note_range(gc_gemm_b *b);
+/* gemm_h16_range.c: the kernels for one tile of b whose rows[0..nrows) each read len
+ * floats from rows[r] + off: b->ks, b->ksq (a quick tile) or b->ksv (a split tile). */
+const struct gc_ukr_set *gc_h16q_tile_set(const gc_gemm_b *b, const float *const *rows, int32_t nrows,
+                                          int64_t off, int64_t len);
 /* The bias padded to the panels: out[g*P*PW + n] = bias[g*N + n] (0 past N; all 0
  * when bias is NULL); out holds G*P*PW floats. */
 void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out);

@@ -73,6 +73,9 @@ const gc_ukr_set *gc_ukr_slice_avx512(void);
  * all finite and at most 65504 in magnitude (gemm_f32.h: gc_gemm_b.ksq) */
 const gc_ukr_set *gc_ukr_h16q_avx512(void);
 const gc_ukr_set *gc_ukr_sliceq_avx512(void);
+/* SLICE with every rounding in float arithmetic, for quick tiles of half values whose
+ * slice sums stay below 65520 (gemm_f32.h: gc_gemm_b.ksv) */
+const gc_ukr_set *gc_ukr_slicev_avx512(void);
 #endif
 
 #endif

@@ -20,6 +20,23 @@
  * sums. It gives r(p)'s value with a +0 where r(p) is -0; a sum's zero sign never reaches an output
  * (every accumulator starts at +0 and adds in round-to-nearest, so it is never -0, and
  * x + (+-0) = x for x != 0), so the outputs keep their bits.
+ *
+ * The split set (gc_ukr_slicev_avx512, SLICE only; gemm_f32.h "Split tiles") rounds both
+ * the products and the slice sums by Veltkamp's splitting with C = 2^13 + 1, in values
+ * scaled by S = 2^-125, for tiles whose a and w are all halves and whose slice sums stay
+ * below 65520 (the drivers check). The split of a float x is hi = g + (x - g), g = C x:
+ * x rounded to 24 - 13 = 11 bits. Scaled by S, a half h maps to the exact float h S (the
+ * half's 2^-24 quantum to float's 2^-149), and where the unscaled value is below 2^-14,
+ * x - g (about -2^13 x) is a float subnormal, so the split's grid is 2^-149 there: the
+ * half's subnormal quantum. So hi = r(x / S) S, ties to even included. A product: for
+ * halves a, w, w S and w C S are floats (w's 11 bits times 8193 fit in 24 bits, and their
+ * quanta are >= 2^-149), a (w S) and a (w C S) exact reals, so g = RN(a (w C S)) and
+ * x - g = fma(a, w S, -g) without forming a w. Per step: g, d = fma, h = g + d,
+ * x = s + h (RN; double rounding is innocuous, 24 >= 2 * 11 + 2), then x's split: 7 float
+ * operations and no conversions; the slice sum joins the float accumulator unscaled,
+ * acc = fma(part, 2^125, acc) = RN(acc + part / S). A zero's sign may differ (+0 for -0),
+ * harmless as above. Checked exhaustively by bench/h16_split_check.c (every product of
+ * two halves up to 65504, every sum of two halves up to 65519 in magnitude).
  */
 #include "interp/kernels/gemm_f32_ukr.h"
 
@@ -55,8 +72,33 @@ INL T512 __m512 finish(__m512 v, const float *bias, const bool slice, __m512 lo,
     return _mm512_min_ps(hi, _mm512_max_ps(lo, v));
 }
 
+/* the split set: one slice of n (1..4) channels from i0 for the 8 rows, added to acc;
+ * w the slice's first row of the panel */
+INL T512 void vslice(__m512 *acc, const float *const *ap, int32_t i0, const float *w, const int n) {
+    const __m512 sc = _mm512_set1_ps(GC_R16V_S), un = _mm512_set1_ps(0x1p125f), cc = _mm512_set1_ps(GC_R16V_C);
+    __m512 part[MRS];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        if (k >= n) break;
+        const __m512 ws = _mm512_mul_ps(_mm512_load_ps(w + k * PW), sc);
+        const __m512 wcs = _mm512_mul_ps(ws, cc);
+#pragma GCC unroll 8
+        for (int m = 0; m < MRS; m++) {
+            /* a read twice, as two embedded broadcasts (GCC would broadcast it into a register
+             * once: on Zen 4 a vbroadcastss takes an FP pipe slot) */
+            const float *a1 = ap[m] + i0 + k, *a2 = a1;
+            __asm__("" : "+r"(a2));
+            const __m512 g1 = _mm512_mul_ps(_mm512_set1_ps(*a1), wcs);
+            const __m512 h = _mm512_add_ps(g1, _mm512_fmsub_ps(_mm512_set1_ps(*a2), ws, g1));  /* r(a w) S */
+            part[m] = k == 0 ? h : gc_r16v_512(_mm512_add_ps(part[m], h));
+        }
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < MRS; m++) acc[m] = _mm512_fmadd_ps(part[m], un, acc[m]);
+}
+
 /* R rows x 1 panel (R = MR for H16, MRS for SLICE) */
-INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bool q) {
+INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bool q, const bool v) {
     __m512 acc[MR], part[MRS];
 #pragma GCC unroll 16
     for (int m = 0; m < R; m++) acc[m] = _mm512_setzero_ps();
@@ -76,6 +118,11 @@ INL T512 void body(const gc_ukr_args *g, const int R, const bool slice, const bo
             continue;
         }
         int32_t i0 = 0;
+        if (v) {                                              /* the split set */
+            for (; i0 + 4 <= ICg; i0 += 4, w0 += 4 * PW) vslice(acc, ap, i0, w0, 4);   /* whole slices */
+            if (i0 < ICg) { vslice(acc, ap, i0, w0, ICg - i0); w0 += (size_t)(ICg - i0) * PW; }  /* the tail */
+            continue;
+        }
         for (; i0 + 4 <= ICg; i0 += 4, w0 += 4 * PW) {      /* whole slices, unrolled */
 #pragma GCC unroll 4
             for (int k = 0; k < 4; k++) {
@@ -177,7 +224,7 @@ INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice, const b
 }
 
 #define SET(name, R, sl, q)                                                              \
-    T512 static void name##_one(const gc_ukr_args *g) { body(g, R, sl, q); }             \
+    T512 static void name##_one(const gc_ukr_args *g) { body(g, R, sl, q, false); }      \
     T512 static void name##_four_r1(const gc_ukr_args *g) { row1(g, 4, sl, q); }         \
     T512 static void name##_two_r1(const gc_ukr_args *g) { row1(g, 2, sl, q); }          \
     T512 static void name##_one_r1(const gc_ukr_args *g) { row1(g, 1, sl, q); }          \
@@ -187,6 +234,10 @@ SET(slice, MRS, true, false)
 SET(h16q, MR, false, true)
 SET(sliceq, MRS, true, true)
 #undef SET
+/* split: the tiles by the split kernel, single rows by the quick ones (a split tile is quick) */
+T512 static void slicev_one(const gc_ukr_args *g) { body(g, MRS, true, true, true); }
+static const gc_ukr_set slicev = { PW, MRS, NULL, slicev_one, sliceq_two_r1, sliceq_one_r1, sliceq_four_r1 };
+const gc_ukr_set *gc_ukr_slicev_avx512(void) { return &slicev; }
 const gc_ukr_set *gc_ukr_h16_avx512(void) { return &h16; }
 const gc_ukr_set *gc_ukr_slice_avx512(void) { return &slice; }
 const gc_ukr_set *gc_ukr_h16q_avx512(void) { return &h16q; }
