@@ -16,8 +16,8 @@
  *     start are outside every timing.
  *   - each does one untimed first invoke, then W warm-up and N timed invokes that the
  *     coordinator releases one at a time, alternating: ours, native, ours, native, ...
- *     (so both see the same machine load), each after a pause of G ms (--gap-ms, default
- *     20) so that the other side's worker threads have stopped spinning. Each invoke is timed inside its own process
+ *     (so both see the same machine load), back to back (--gap-ms G pauses before each).
+ *     Each invoke is timed inside its own process
  *     around the invoke call alone (gc_interp_invoke; LiteRtRunCompiledModel).
  *   - the table shows the median of the timed invokes and, as "±x%", half the
  *     interquartile range over the median.
@@ -309,10 +309,10 @@ static void await_ready(side *s, const char *what, int run, double timeout_s) {
     side_lost(s, what, r);
 }
 
-/* The pause before each invoke (--gap-ms): a side's idle worker threads may still be
- * spinning when the other side starts (XNNPACK's pthreadpool spins before it sleeps;
- * ours for 100 us), and on a machine with as many cores as threads a spinning thread of
- * one side takes a core from the other's invoke. */
+/* The pause before each invoke (--gap-ms, default 0): meant to let one side's spinning
+ * worker threads go idle before the other side runs. Measured 2026-12-03 on the 2-core
+ * machine: 20 ms made both sides slower (shufflenet_v2 2T: native 1.51 -> 2.71 ms, ours
+ * 1.94 -> 3.1 ms; threads asleep and the cores' clocks down at each start), so it is off. */
 static void gap(const bench_opts *bo) {
     if (bo->gap_ms <= 0) return;
     struct timespec t = { bo->gap_ms / 1000, (long)(bo->gap_ms % 1000) * 1000000L };
@@ -602,7 +602,7 @@ static int usage(const char *why) {
             "  --json FILE    also write every timing there\n"
             "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n"
             "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode)\n"
-            "  --gap-ms G     pause before each invoke, so the other side's threads are idle (default 20)\n", why);
+            "  --gap-ms G     pause G ms before each invoke (default 0)\n", why);
     return 2;
 }
 
@@ -617,7 +617,7 @@ static bool int_arg(const char *v, long lo, long hi, long *out) {
 }
 
 int main(int argc, char **argv) {
-    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE, 20 };
+    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE, 0 };
     const char *json = NULL;
     long threads_all = 0, trials = 20;
     const char **models = calloc((size_t)argc + 1, sizeof *models);
