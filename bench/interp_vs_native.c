@@ -5,7 +5,7 @@
  * achieved GFLOP/s against the machine's measured single-core fp32 peak, and peak RSS.
  *
  *   interp_vs_native [--runs N] [--warmup W] [--threads N] [--timeout S] [--json FILE]
- *                    [--peak-trials T] [--int-arith tflite|xnnpack] [--gap-ms G] MODEL.tflite...
+ *                    [--peak-trials T] [--int-arith tflite|xnnpack] MODEL.tflite...
  *
  * How it measures (per model and thread count):
  *   - two worker processes are forked from this small coordinator: "ours" builds the
@@ -16,8 +16,7 @@
  *     start are outside every timing.
  *   - each does one untimed first invoke, then W warm-up and N timed invokes that the
  *     coordinator releases one at a time, alternating: ours, native, ours, native, ...
- *     (so both see the same machine load), back to back (--gap-ms G pauses before each).
- *     Each invoke is timed inside its own process
+ *     (so both see the same machine load). Each invoke is timed inside its own process
  *     around the invoke call alone (gc_interp_invoke; LiteRtRunCompiledModel).
  *   - the table shows the median of the timed invokes and, as "±x%", half the
  *     interquartile range over the median.
@@ -39,7 +38,6 @@
  * "error", "configs":[{"threads", "ours":SIDE, "native":SIDE}]}]} with SIDE =
  * {"ok","reason","median_ms","p25_ms","p75_ms","runs_ms":[...],"peak_rss_kb"}. */
 #include <errno.h>
-#include <time.h>
 #include <ftw.h>
 #include <math.h>
 #include <poll.h>
@@ -276,7 +274,7 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p);
 }
 
-typedef struct { int runs, warmup; double timeout_s; gc_qmode qmode; int gap_ms; } bench_opts;
+typedef struct { int runs, warmup; double timeout_s; gc_qmode qmode; } bench_opts;
 
 static bool start_worker(side *s, int which, const char *path, int threads, const bench_opts *bo, const char *dir) {
     int c[2], e[2];
@@ -309,16 +307,6 @@ static void await_ready(side *s, const char *what, int run, double timeout_s) {
     side_lost(s, what, r);
 }
 
-/* The pause before each invoke (--gap-ms, default 0): meant to let one side's spinning
- * worker threads go idle before the other side runs. Measured 2026-12-03 on the 2-core
- * machine: 20 ms made both sides slower (shufflenet_v2 2T: native 1.51 -> 2.71 ms, ours
- * 1.94 -> 3.1 ms; threads asleep and the cores' clocks down at each start), so it is off. */
-static void gap(const bench_opts *bo) {
-    if (bo->gap_ms <= 0) return;
-    struct timespec t = { bo->gap_ms / 1000, (long)(bo->gap_ms % 1000) * 1000000L };
-    while (nanosleep(&t, &t) != 0 && errno == EINTR) {}
-}
-
 static void run_config(const char *path, int threads, const bench_opts *bo, side *ours, side *nat) {
     memset(ours, 0, sizeof *ours); memset(nat, 0, sizeof *nat);
     ours->rss_kb = nat->rss_kb = -1;
@@ -340,14 +328,12 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
     if (nat->alive) await_ready(nat, "compile and first invoke", 0, bo->timeout_s);
     for (int r = 0; r < total; r++) {
         msg m;
-        gap(bo);
         if (ours->alive) {
             int k = send_cmd(ours->cmd, 'g') ? recv_msg(ours->ev, &m, bo->timeout_s) : 0;
             if (k == 1 && m.kind == MSG_DONE) { if (r >= bo->warmup) ours->ms[ours->n++] = m.ms; }
             else if (k == 1 && m.kind == MSG_FAIL) side_fail(ours, m.text);
             else side_lost(ours, "an invoke", k == 1 ? 0 : k);
         }
-        gap(bo);
         if (nat->alive) {
             if (!send_cmd(nat->cmd, 'g')) side_lost(nat, "an invoke", 0);
             else await_ready(nat, "an invoke", r + 1, bo->timeout_s);
@@ -594,15 +580,14 @@ static void write_json(const char *file, model_row *rows, int n_rows, int nt, co
 static int usage(const char *why) {
     fprintf(stderr, "interp_vs_native: %s\n"
             "usage: interp_vs_native [--runs N] [--warmup W] [--threads N] [--timeout S] [--json FILE]\n"
-            "                        [--peak-trials T] [--int-arith tflite|xnnpack] [--gap-ms G] MODEL.tflite...\n"
+            "                        [--peak-trials T] [--int-arith tflite|xnnpack] MODEL.tflite...\n"
             "  --runs N       timed invokes per side (default 7, at least 1)\n"
             "  --warmup W     untimed interleaved invokes before them (default 1), after each side's first\n"
             "  --threads N    the all-cores column (default: the cores this process may use)\n"
             "  --timeout S    seconds any one step (prepare/compile, one invoke) may take (default 300)\n"
             "  --json FILE    also write every timing there\n"
             "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n"
-            "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode)\n"
-            "  --gap-ms G     pause G ms before each invoke (default 0)\n", why);
+            "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode)\n", why);
     return 2;
 }
 
@@ -617,7 +602,7 @@ static bool int_arg(const char *v, long lo, long hi, long *out) {
 }
 
 int main(int argc, char **argv) {
-    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE, 0 };
+    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE };
     const char *json = NULL;
     long threads_all = 0, trials = 20;
     const char **models = calloc((size_t)argc + 1, sizeof *models);
@@ -629,7 +614,6 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--runs")) { if (!int_arg(v, 1, 100000, &x)) return usage("--runs needs an integer >= 1"); bo.runs = (int)x; i++; }
         else if (!strcmp(a, "--warmup")) { if (!int_arg(v, 0, 100000, &x)) return usage("--warmup needs an integer >= 0"); bo.warmup = (int)x; i++; }
         else if (!strcmp(a, "--threads")) { if (!int_arg(v, 1, 1024, &x)) return usage("--threads needs an integer >= 1"); threads_all = x; i++; }
-        else if (!strcmp(a, "--gap-ms")) { if (!int_arg(v, 0, 10000, &x)) return usage("--gap-ms needs an integer >= 0"); bo.gap_ms = (int)x; i++; }
         else if (!strcmp(a, "--peak-trials")) { if (!int_arg(v, 1, 1000, &x)) return usage("--peak-trials needs an integer >= 1"); trials = x; i++; }
         else if (!strcmp(a, "--timeout")) {
             char *end;
@@ -683,8 +667,8 @@ int main(int argc, char **argv) {
     printf("fp32 peak, one core: %.1f GFLOP/s with %s (FMA chains, best of %ld trials of 50 ms before the models (%.1f) "
            "and after (%.1f); avx512f %.1f, avx2+fma %.1f, scalar %.1f)\n",
            peak.gflops, peak.isa, trials, first, again.gflops, peak.avx512, peak.avx2, peak.scalar);
-    printf("threads: 1T = 1, %dT = %d; %d timed invokes per side after 1 + %d warm-up, ours and native interleaved invoke by invoke, %d ms apart\n",
-           nt, nt, bo.runs, bo.warmup, bo.gap_ms);
+    printf("threads: 1T = 1, %dT = %d; %d timed invokes per side after 1 + %d warm-up, ours and native interleaved invoke by invoke\n",
+           nt, nt, bo.runs, bo.warmup);
     printf("ours: fp32, --int-arith %s\n", gc_qmode_name(bo.qmode));
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "

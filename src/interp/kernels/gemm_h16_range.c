@@ -66,15 +66,23 @@ void gc_gemm_b_note_range(gc_gemm_b *b) {
     b->whalf = b->ksv && b->w && n > 0 && nh == 0;
 }
 
-bool gc_h16q_rows_ok(float wmax, const float *const *rows, int32_t nrows, int64_t off, int64_t len) {
-    if (!(wmax <= 65504.0f)) return false;              /* inf (unknown) too */
+/* max|a| * max|w| over the tile's rows (+inf when a row holds an Inf or NaN, or wmax is
+ * unknown); with halves, *nh |= the bits no half has (absmax_half_bits) */
+static double tile_product_bound(float wmax, const float *const *rows, int32_t nrows, int64_t off, int64_t len,
+                                 bool halves, uint32_t *nh) {
+    if (!(wmax <= 65504.0f)) return INFINITY;           /* inf (unknown) too */
     uint32_t m = 0;
     for (int32_t r = 0; r < nrows; r++) {
         if (r > 0 && rows[r] == rows[r - 1]) continue;  /* repeated rows (tile ends, zero rows) */
-        m = absmax_bits(rows[r] + off, len, m);
-        if (m >= 0x7f800000u) return false;
+        m = halves ? absmax_half_bits(rows[r] + off, len, m, nh) : absmax_bits(rows[r] + off, len, m);
+        if (m >= 0x7f800000u) return INFINITY;
     }
-    return (double)bits_to_abs(m) * (double)wmax <= 65504.0;
+    return (double)bits_to_abs(m) * (double)wmax;
+}
+
+bool gc_h16q_rows_ok(float wmax, const float *const *rows, int32_t nrows, int64_t off, int64_t len) {
+    uint32_t nh = 0;
+    return tile_product_bound(wmax, rows, nrows, off, len, false, &nh) <= 65504.0;
 }
 
 /* quick: max|a| max|w| <= 65504 (gc_h16q_rows_ok); split, in addition: a and w all halves
@@ -83,15 +91,10 @@ bool gc_h16q_rows_ok(float wmax, const float *const *rows, int32_t nrows, int64_
  * below 65520 (65130 at most) */
 const gc_ukr_set *gc_h16q_tile_set(const gc_gemm_b *b, const float *const *rows, int32_t nrows, int64_t off,
                                    int64_t len) {
-    if (!b->ksq || !(b->wmax <= 65504.0f)) return b->ks;
+    if (!b->ksq) return b->ks;
     const bool split = b->ksv && b->whalf;
-    uint32_t m = 0, nh = 0;
-    for (int32_t r = 0; r < nrows; r++) {
-        if (r > 0 && rows[r] == rows[r - 1]) continue;  /* repeated rows (tile ends, zero rows) */
-        m = split ? absmax_half_bits(rows[r] + off, len, m, &nh) : absmax_bits(rows[r] + off, len, m);
-        if (m >= 0x7f800000u) return b->ks;
-    }
-    const double pm = (double)bits_to_abs(m) * (double)b->wmax;
+    uint32_t nh = 0;
+    const double pm = tile_product_bound(b->wmax, rows, nrows, off, len, split, &nh);
     if (!(pm <= 65504.0)) return b->ks;
     return split && nh == 0 && 4.0 * pm <= 65000.0 ? b->ksv : b->ksq;
 }

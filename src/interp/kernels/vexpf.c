@@ -103,6 +103,14 @@ INL T512 __mmask16 step_512(const gc_vexp_op op, const float *x, float *y, const
  * vexpf.h) are computed the plain way from the kept inputs. */
 enum { CH = 256 };
 
+/* the lanes of `m` the plain way: y[l] = one(op, xin[l]) */
+static void redo_lanes(gc_vexp_op op, unsigned m, const float *xin, float *y, const gc_vexp_params *p) {
+    for (; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        y[l] = one(op, xin[l], p);
+    }
+}
+
 INL T512 void run_512(const gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p) {
     float xin[CH];
     __mmask16 sl[CH / 16];
@@ -115,21 +123,14 @@ INL T512 void run_512(const gc_vexp_op op, const float *x, float *y, size_t n, c
             sl[b] = step_512(op, x + i + 16 * b, y + i + 16 * b, p);
             any |= sl[b];
         }
-        for (size_t b = 0; any && b < nb; b++)
-            for (unsigned m = sl[b]; m; m &= m - 1) {
-                const int l = __builtin_ctz(m);
-                y[i + 16 * b + (size_t)l] = one(op, xin[16 * b + (size_t)l], p);
-            }
+        for (size_t b = 0; any && b < nb; b++) redo_lanes(op, sl[b], xin + 16 * b, y + i + 16 * b, p);
         i += 16 * nb;
     }
     if (i < n) {                                     /* the tail through a padded block */
         float buf[16] = { 0 }, keep[16];
         memcpy(buf, x + i, (n - i) * sizeof *buf);
         memcpy(keep, buf, sizeof keep);
-        for (unsigned m = step_512(op, buf, buf, p); m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            buf[l] = one(op, keep[l], p);
-        }
+        redo_lanes(op, step_512(op, buf, buf, p), keep, buf, p);
         memcpy(y + i, buf, (n - i) * sizeof *buf);
     }
 }
