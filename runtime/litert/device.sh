@@ -14,6 +14,7 @@
 # Env: JOBS (models run at once, default 3), TIMEOUT (per mode, default 120 s), RUNS (3),
 # TEXT=0 (skip the second, text-only run of each model), RUNTIMES (js|native|both),
 # SKIP_DEBS=1 (do not unpack the loader .debs into /: for a dry run on a CPU machine),
+# KEEP_NPY=1 (also $OUT/npy.tar.xz: every output .npy),
 # BISECT=1 (run `gpuclean bisect --runtime` on every model instead: tools/gpu_bisect_device.sh).
 set -u
 top=$(pwd)
@@ -113,6 +114,8 @@ for (const l of lines) {
   console.log(`| ${name} | ${cell(r.verdict && r.verdict.text)} | ${st('js', 'gpu-fp32')} | ${st('js', 'gpu-fp16')} | ${st('native', 'gpu-fp32')} | ${st('native', 'gpu-fp16')} | ${res ? res.gpu_ops + '/' + (res.gpu_ops + res.cpu_ops) : ''} | ${cell(par('js', 'gpu-fp32'))} | ${cell(par('js', 'gpu-fp16'))} | ${r.exit} |`);
 }
 JS
+# KEEP_NPY=1: every mode's output_<k>.npy too, in $OUT/npy.tar.xz (bit-level probes: tools/fp16_arith_probe.py)
+[ "${KEEP_NPY:-0}" = 1 ] && (cd "$W/results" && find . -name 'output_*.npy' | tar cf - -T - | xz -T4 -1 > "$out/npy.tar.xz")
 (cd "$W/results" && find . -name result.json -o -name '*.log' -o -name mode.json -o -name '*.err' | tar cf - -T - | xz -T4 -6 > "$out/results.tar.xz")
 cat "$out/litert-gpu.md"
 echo "device.sh: $(wc -l < "$out/reports.jsonl") model(s); results in $out"

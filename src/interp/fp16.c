@@ -194,6 +194,28 @@ void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n) {
 
 void gc_f16_round_n(float *x, size_t n) { gc_f16_round_copy(x, x, n); }
 
+/* |d| / q is exact (q a power of two: the half's quantum at d, 2^(e - 10) for |d| in
+ * [2^e, 2^(e+1)), e >= -14, else 2^-24), so nearbyint (ties to even, the default rounding
+ * mode) rounds it once; |d| >= 65520 rounds past 65504: inf. */
+float gc_f16_round_d(double d) {
+    if (d != d) return gc_f16_round_inline((float)d);
+    const double a = fabs(d);
+    if (a >= 65520.0) return d > 0 ? INFINITY : -INFINITY;
+    if (a == 0.0) return (float)d;
+    int e;
+    (void)frexp(a, &e);                                /* a in [2^(e-1), 2^e) */
+    const double q = ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - 10);
+    return (float)copysign(nearbyint(a / q) * q, d);
+}
+
+void gc_f16_flush_n(float *acc, const float *part, size_t n) {
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_inline(acc[i] + part[i]);
+}
+
+void gc_f16_fma_n(float *acc, float x, const float *w, size_t n) {
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_d((double)x * (double)w[i] + (double)acc[i]);
+}
+
 void gc_f16_store(int mode, float *x, size_t n) {
     if (mode == GC_F16_STORE_SAT) gc_f16_round_sat_n(x, n);
     else if (mode == GC_F16_STORE_HALF) gc_f16_round_n(x, n);

@@ -59,6 +59,20 @@ void gc_f16_madd_n(float *acc, float x, const float *w, size_t n);
 /* acc[i] = round(acc[i] + round(x[i] * w[i])) (elementwise operands). */
 void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n);
 
+/* The native GPU's matrix arithmetic (fp16_model.h GC_ACC_K16H / GC_ACC_H2FMA, measured
+ * bit for bit on the H200: docs/measurements/fp16-arith-2026-12-03.md):
+ *   gc_f16_flush_n   acc[i] = round(acc[i] + part[i])   (a 16-term chunk's float sum
+ *                    joining the half accumulator; the sum rounded to float first)
+ *   gc_f16_fma_n     acc[i] = round(x w[i] + acc[i]) with ONE rounding (a half fused
+ *                    multiply-add; exact for halves x, w[i], acc[i]: the sum is formed in
+ *                    double, where it is exact, and rounded to half directly, not through
+ *                    float) */
+void gc_f16_flush_n(float *acc, const float *part, size_t n);
+void gc_f16_fma_n(float *acc, float x, const float *w, size_t n);
+/* the half nearest to d (ties to even, inf past 65520): one rounding, as gc_f16_round
+ * is for a float */
+float gc_f16_round_d(double d);
+
 /* Round n floats in place, finite values beyond the half range (|x| >= 65520) going to
  * +-65504 instead of +-inf (a saturating float -> half store); inf and NaN as above. */
 void gc_f16_round_sat_n(float *x, size_t n);

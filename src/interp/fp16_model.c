@@ -17,7 +17,11 @@ static const gc_f16_model native_model = {
     .conv_small = GC_ACC_F16, .conv_small_max_ic = 4,
     .conv = GC_ACC_F32, .depthwise = GC_ACC_F32,
     .winograd = true,
-    .fc = GC_ACC_SLICE, .bmm = GC_ACC_F32,
+    /* measured bit for bit on the H200 2026-12-03 (tools/fp16_arith_probe.py,
+     * docs/measurements/fp16-arith-2026-12-03.md): half2 fused multiply-add chains for
+     * K <= 16, matrix-core chunks of 16 into a half accumulator for K >= 64 */
+    .fc = GC_ACC_K16H, .bmm = GC_ACC_K16H,
+    .mm_small = GC_ACC_H2FMA, .mm_small_k = 16,
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
     .half_math = true, .reduce_chains = true, .saturate = false,
     .scalar_args = true,
@@ -36,6 +40,11 @@ static const gc_f16_model js_model = {
      * a float kernel argument and the reduce kernel links the elementwise tail */
     .reduce_chains = true, .scalar_args = true,
 };
+
+gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long K) {
+    if (m->mm_small_k > 0 && K <= m->mm_small_k) return m->mm_small;
+    return bmm ? m->bmm : m->fc;
+}
 
 const gc_f16_model *gc_f16_model_for(gc_f16_runtime r) {
     return r == GC_GPU_JS ? &js_model : &native_model;

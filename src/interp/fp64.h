@@ -59,6 +59,8 @@ static inline double gc_act_d(double v, double lo, double hi) { return v < lo ? 
 #define gc_f16_round_n(p, n) ((void)(p), (void)(n))
 #define gc_f16_madd_n(a, x, w, n) ((void)(a), (void)(x), (void)(w), (void)(n))
 #define gc_f16_vmadd_n(a, x, w, n) ((void)(a), (void)(x), (void)(w), (void)(n))
+#define gc_f16_flush_n(a, p, n) ((void)(a), (void)(p), (void)(n))
+#define gc_f16_fma_n(a, x, w, n) ((void)(a), (void)(x), (void)(w), (void)(n))
 #define gc_hq_quantize gc_hq_quantize_d
 
 #define acosf acos

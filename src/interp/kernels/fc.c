@@ -63,6 +63,13 @@
 
 #include <stdlib.h>
 
+/* the fp16 modes' accumulation of a FULLY_CONNECTED / BATCH_MATMUL of depth K
+ * (fp16_model.h; fp16-acc: every step in half; fp32: float) */
+static gc_f16_acc mm_acc(const gc_ctx *ctx, bool bmm, int64_t K) {
+    if (ctx->acc16) return GC_ACC_F16;
+    return ctx->hm ? gc_f16_mm_acc(ctx->hm, bmm, K) : GC_ACC_F32;
+}
+
 typedef struct fc_data {
     int64_t rows, K, N;
     float lo, hi;
@@ -125,9 +132,12 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
     GC_UNSUP(ctx, d->N <= INT32_MAX && d->K <= INT32_MAX, "weights [%lld, %lld] out of range", (long long)d->N, (long long)d->K);
-    /* fp16: fc_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_SLICE) */
-    const gc_gemm_mode mode = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16) ? GC_GEMM_H16
-                            : ctx->hm && ctx->hm->fc == GC_ACC_SLICE ? GC_GEMM_SLICE : GC_GEMM_F32;
+    /* fp16: fc_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_SLICE;
+     * GC_ACC_K16H; GC_ACC_H2FMA has no fast kernels: the reference loop, K <= 16) */
+    const gc_f16_acc fa = mm_acc(ctx, false, d->K);
+    if (fa == GC_ACC_H2FMA) return GC_OK;
+    const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_SLICE ? GC_GEMM_SLICE
+                            : fa == GC_ACC_K16H ? GC_GEMM_K16H : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "weights [%lld, %lld] are too large to pack", (long long)d->N, (long long)d->K);
     float *mem;
@@ -617,13 +627,26 @@ GC_CLONES static void fc_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     if (x->dtype == GC_T_FLOAT32) {
         float *acc = (float *)(j->acc + (size_t)wk * acc_stride(N));
         const float *bias = b ? (const float *)b->data : NULL;
-        const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->fc == GC_ACC_F16);
-        const bool slice = !ctx->acc16 && ctx->hm && ctx->hm->fc == GC_ACC_SLICE;
-        float *part = slice ? acc + N : NULL;
+        const gc_f16_acc fa = mm_acc(ctx, false, K);
+        const bool a16 = fa == GC_ACC_F16, slice = fa == GC_ACC_SLICE;
+        float *part = acc + N;                   /* SLICE, K16H: the partial sums; H2FMA: lane B */
         for (int64_t r = r0; r < r1; r++) {
             const float *xr = (const float *)x->data + r * K;
             for (int64_t u = 0; u < N; u++) acc[u] = 0.0f;
-            if (slice) {
+            if (fa == GC_ACC_K16H) {
+                for (int64_t k0 = 0; k0 < K; k0 += 16) {
+                    for (int64_t u = 0; u < N; u++) part[u] = 0.0f;
+                    for (int64_t k = k0; k < k0 + 16 && k < K; k++) {
+                        const float xv = xr[k], *w = d->wt + k * N;
+                        for (int64_t u = 0; u < N; u++) part[u] += xv * w[u];
+                    }
+                    gc_f16_flush_n(acc, part, (size_t)N);
+                }
+            } else if (fa == GC_ACC_H2FMA) {
+                for (int64_t u = 0; u < N; u++) part[u] = 0.0f;
+                for (int64_t k = 0; k < K; k++) gc_f16_fma_n(k % 2 ? part : acc, xr[k], d->wt + k * N, (size_t)N);
+                gc_f16_flush_n(acc, part, (size_t)N);
+            } else if (slice) {
                 for (int64_t k0 = 0; k0 < K; k0 += 4) {
                     for (int64_t u = 0; u < N; u++) part[u] = 0.0f;
                     for (int64_t k = k0; k < k0 + 4 && k < K; k++) gc_f16_madd_n(part, xr[k], d->wt + k * N, (size_t)N);
@@ -854,8 +877,11 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     GC_UNSUP(ctx, d->K <= INT32_MAX && d->N <= INT32_MAX, "matrices [%lld, %lld] out of range", (long long)d->K, (long long)d->N);
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
-    /* fp16: bmm_eval's sums (fp16-acc and GC_ACC_F16: every step in half) */
-    const gc_gemm_mode mode = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16) ? GC_GEMM_H16 : GC_GEMM_F32;
+    /* fp16: bmm_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_K16H;
+     * GC_ACC_H2FMA: the reference loop, K <= 16) */
+    const gc_f16_acc fa = mm_acc(ctx, true, d->K);
+    if (fa == GC_ACC_H2FMA || fa == GC_ACC_SLICE) return GC_OK;
+    const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_K16H ? GC_GEMM_K16H : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "right-hand side [%lld, %lld] is too large to pack", (long long)d->K, (long long)d->N);
     d->pstride = nf - 16;                  /* one matrix's panels (a multiple of the alignment) */
@@ -1077,7 +1103,8 @@ GC_CLONES static void bmm_ref_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     gc_node *n = j->n;
     gc_rt *a = n->in[0], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
-    const bool a16 = ctx->acc16 || (ctx->hm && ctx->hm->bmm == GC_ACC_F16);
+    const gc_f16_acc fa = mm_acc(ctx, true, K);
+    const bool a16 = fa == GC_ACC_F16;
     char *accb = (char *)n->scratch[d->acc_slot] + (size_t)wk * acc_stride(N);
     for (int64_t r = r0; r < r1; r++) {
         const int64_t bi = r / M, i = r % M;
@@ -1086,13 +1113,23 @@ GC_CLONES static void bmm_ref_rows(void *arg, int64_t r0, int64_t r1, int wk) {
         if (a->dtype == GC_T_FLOAT32) {
             const float *bt = (const float *)n->scratch[d->bt_slot] + ob * K * N;
             const float *as = (const float *)a->data + oa * M * K;
-            float *acc = (float *)accb;
+            float *acc = (float *)accb, *part = acc + N;  /* K16H: the chunk's sums; H2FMA: lane B */
             for (int64_t jn = 0; jn < N; jn++) acc[jn] = 0.0f;
+            if (fa == GC_ACC_K16H || fa == GC_ACC_H2FMA)    /* (never in the fp64 build: 8 N bytes) */
+                for (int64_t jn = 0; jn < N; jn++) part[jn] = 0.0f;
             for (int64_t k = 0; k < K; k++) {
                 const float av = d->adj_x ? as[k * M + i] : as[i * K + k], *w = bt + k * N;
-                if (!a16) for (int64_t jn = 0; jn < N; jn++) acc[jn] += av * w[jn];
+                if (fa == GC_ACC_K16H) {
+                    for (int64_t jn = 0; jn < N; jn++) part[jn] += av * w[jn];
+                    if (k % 16 == 15 || k == K - 1) {
+                        gc_f16_flush_n(acc, part, (size_t)N);
+                        for (int64_t jn = 0; jn < N; jn++) part[jn] = 0.0f;
+                    }
+                } else if (fa == GC_ACC_H2FMA) gc_f16_fma_n(k % 2 ? part : acc, av, w, (size_t)N);
+                else if (!a16) for (int64_t jn = 0; jn < N; jn++) acc[jn] += av * w[jn];
                 else gc_f16_madd_n(acc, av, w, (size_t)N);
             }
+            if (fa == GC_ACC_H2FMA) gc_f16_flush_n(acc, part, (size_t)N);
             float *ys = (float *)y->data + (bi * M + i) * N;
             for (int64_t jn = 0; jn < N; jn++) ys[jn] = acc[jn];
         } else {

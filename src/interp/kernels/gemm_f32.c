@@ -14,6 +14,11 @@ enum { MAX_MR = GC_GEMM_MAX_MR };
 
 static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
+    if (mode == GC_GEMM_K16H) {
+        if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_k16h_avx512();
+        if (isa >= GC_ISA_AVX2 && gc_f16_have_f16c()) return gc_ukr_k16h_avx2();
+        return gc_ukr_k16h_scalar();
+    }
     if (mode != GC_GEMM_F32) {
         const bool h = mode == GC_GEMM_H16;
         if (isa == GC_ISA_AVX512 && N > 8) return h ? gc_ukr_h16_avx512() : gc_ukr_slice_avx512();
@@ -24,6 +29,7 @@ static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
     if (isa >= GC_ISA_AVX2) return gc_ukr_avx2();
 #else
     (void)isa; (void)N;
+    if (mode == GC_GEMM_K16H) return gc_ukr_k16h_scalar();
     if (mode != GC_GEMM_F32) return mode == GC_GEMM_H16 ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
 #endif
     return gc_ukr_scalar();

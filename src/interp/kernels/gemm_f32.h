@@ -26,7 +26,11 @@
  *                  first: part = r(part + r(a w)) from +0.0f over the slice, acc = acc + part
  *                  in float, then acc + bias (or nothing) and the clamp, unrounded: fc.c's
  *                  GC_ACC_SLICE loop (FULLY_CONNECTED: one tap, slices of k).
- * Both are bit-identical to the reference loops that use gc_f16_madd_n, with the same
+ *   GC_GEMM_K16H   the native GPU's matrix-core sums (fp16_model.h GC_ACC_K16H): over the
+ *                  flattened k in chunks of 16, part = part + a w in float from +0,
+ *                  acc = r(acc + part) at each chunk's end, then acc + bias (or nothing)
+ *                  and the clamp, unrounded (kernels/gemm_k16h.c; no quick or split sets).
+ * H16 and SLICE are bit-identical to the reference loops that use gc_f16_madd_n, with the same
  * refusal of Inf / NaN filters where taps read the zero row (r(acc + r(0 w)) = acc then,
  * acc being +0 or a half, never -0).
  * Quick tiles (both half modes, AVX-512): where max |a| over the tile's rows times
@@ -59,7 +63,7 @@ struct gc_ukr_set;
 /* B (the weights) packed for one kernel set: G groups of a K x N matrix each, split into
  * P = ceil(N / PW) panels of PW columns: w[((g*P + p)*K + k)*PW + c] = B_g[k][p*PW + c],
  * zero for p*PW + c >= N. 64-byte aligned. */
-typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2 } gc_gemm_mode;
+typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2, GC_GEMM_K16H = 3 } gc_gemm_mode;
 
 typedef struct {
     const struct gc_ukr_set *ks;

@@ -61,6 +61,8 @@ bool gc_h16q_rows_ok(float wmax, const float *const *rows, int32_t nrows, int64_
  * same panel widths as the float sets of their level, so the packed layout is shared */
 const gc_ukr_set *gc_ukr_h16_scalar(void);
 const gc_ukr_set *gc_ukr_slice_scalar(void);
+/* GC_GEMM_K16H (gemm_k16h.c) */
+const gc_ukr_set *gc_ukr_k16h_scalar(void);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #define GC_HAVE_X86_KERNELS 1
 const gc_ukr_set *gc_ukr_avx2(void);
@@ -76,6 +78,8 @@ const gc_ukr_set *gc_ukr_sliceq_avx512(void);
 /* SLICE with every rounding in float arithmetic, for quick tiles of half values whose
  * slice sums stay below 65520 (gemm_f32.h: gc_gemm_b.ksv) */
 const gc_ukr_set *gc_ukr_slicev_avx512(void);
+const gc_ukr_set *gc_ukr_k16h_avx2(void);         /* AVX2 + F16C */
+const gc_ukr_set *gc_ukr_k16h_avx512(void);
 #endif
 
 #endif
