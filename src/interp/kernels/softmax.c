@@ -21,7 +21,8 @@
  *   order, y_i = e_i r(1 / s), each rounding over the whole row at once
  *   (gc_f16_round_copy: F16C, the same bits); an argument below -17.5 gives e_i = +0
  *   without calling expf: exp(-17.5) < 2.6e-8 is below 2^-25, half of the smallest half,
- *   so any expf within 10% rounds to +0 there.
+ *   so any expf within 10% rounds to +0 there; unless opts.reference_kernels, the exps
+ *   through the vector expf (kernels/vexpf.h, zero_below -17.5: the same bits).
  * Float SOFTMAX outside fp16-acc, unless opts.reference_kernels: the same bits in another
  *   order of work: e_i by the vector expf with libm's bits (kernels/vexpf.h: the argument
  *   (x_i - m) beta formed as above, +0 below zero_below), and up to 8 rows at once: their
@@ -191,7 +192,11 @@ GC_CLONES static void softmax_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             gc_f16_round_copy(b, b, (size_t)L);
             for (uint64_t i = 0; i < L; i++) b[i] = b[i] * d->beta;
             gc_f16_round_copy(b, b, (size_t)L);
-            for (uint64_t i = 0; i < L; i++) b[i] = b[i] < -17.5f ? 0.0f : expf(b[i]);
+            if (!ctx->reference && ctx->isa > GC_ISA_SCALAR) {     /* expf's bits, vectorized */
+                const gc_vexp_params vp = { 0.0f, 1.0f, -17.5f };
+                gc_vexpf_run((gc_isa)ctx->isa, GC_VEXP_PLAIN, b, b, (size_t)L, &vp);
+            } else
+                for (uint64_t i = 0; i < L; i++) b[i] = b[i] < -17.5f ? 0.0f : expf(b[i]);
             gc_f16_round_copy(b, b, (size_t)L);
             for (uint64_t i = 0; i < L; i++) s += b[i];
             float inv = gc_f16_round(1.0f / s);
