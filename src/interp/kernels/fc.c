@@ -359,7 +359,7 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
         if (ctx->fp16) f = gc_f16_round(f);
         d->bscale[i] = d->xnn ? bf16_round(f) : f;
     }
-    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 32);      /* >= 2 K + 16 (qfc4.h) */
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 32);      /* >= 2 K + 16 + 4 K / block (qfc4.h) */
     n->data = d;
 #ifndef GC_FP64_BUILD
     /* fast path (qfc4.h): int8 weights in panels of 16 units, block scales beside them; the
@@ -409,6 +409,7 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
                     int v = (i & 1) ? w->data[i / 2] >> 4 : w->data[i / 2] & 15;
                     ws[((u / 16) * NB + k / d->block) * 16 + u % 16] += v >= 8 ? v - 16 : v;
                 }
+            for (size_t i = 0; i < (size_t)(P * 16 * d->K / 2); i++) w4[i] ^= 0x88;   /* n = w + 8 (qfc4.c) */
             f->vnni = true; f->wsum = ws;
         }
         d->q4 = f;
@@ -430,8 +431,17 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
 /* XNNPACK's qd8 quantization of one row of x (K values) into qx: range [min(0, min x),
  * max(0, max x)] onto [-128, 127], zero point nudged, scale rounded as float; returns the
  * zero point, *inv = 1 / scale */
-static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv) {
+#ifdef GC_FP64_BUILD
+typedef void gc_qfc4;
+#endif
+/* q4: the fast path's vector loops (qfc4.h: the same bits), or NULL */
+static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv, const gc_qfc4 *q4) {
     float mn = 0.0f, mx = 0.0f;
+#ifdef GC_FP64_BUILD
+    (void)q4;
+#else
+    if (!q4 || !gc_qfc4_range(q4, xr, &mn, &mx))
+#endif
     for (int64_t k = 0; k < K; k++) { if (xr[k] < mn) mn = xr[k]; if (xr[k] > mx) mx = xr[k]; }
     float scale = mn == mx ? 1.0f : 255.0f / (mx - mn);
     float zmin_err = -128.0f + mn * scale, zmax_err = 127.0f + mx * scale;
@@ -439,6 +449,9 @@ static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv) {
     zp = zp < -128.0f ? -128.0f : zp > 127.0f ? 127.0f : zp;
     if (zp != zp) zp = 0.0f;                  /* Inf in x: no float to int of NaN */
     int32_t izp = (int32_t)rintf(zp);
+#ifndef GC_FP64_BUILD
+    if (!q4 || !gc_qfc4_quant(q4, xr, scale, izp, qx))
+#endif
     for (int64_t k = 0; k < K; k++) {
         float v = rintf(xr[k] * scale) + (float)izp;
         qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v == v ? v : 0);
@@ -502,7 +515,7 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
         for (int64_t r = 0; r < d->rows; r++) {
             q4_job j = { d->q4, (const float *)n->in[0]->data + r * K, (int8_t *)n->scratch[d->acc_slot], 0, 1.0f,
                          (float *)n->out[0]->data + r * N };
-            if (d->xnn) j.izp = qd8_row(j.x, K, (int8_t *)n->scratch[d->acc_slot], &j.inv);
+            if (d->xnn) j.izp = qd8_row(j.x, K, (int8_t *)n->scratch[d->acc_slot], &j.inv, d->q4);
             gc_qfc4_prep(d->q4, j.qx);
             gc_ctx_for(ctx, items, chunk, q4_items, &j);
         }
@@ -517,7 +530,7 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
         if (!d->xnn) { gc_ctx_for(ctx, N, chunk, bw_units, &j); continue; }
         int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
         float inv;
-        int32_t izp = qd8_row(xr, K, qx, &inv);
+        int32_t izp = qd8_row(xr, K, qx, &inv, NULL);
         j.qx = qx; j.izp = izp; j.inv = inv;
         gc_ctx_for(ctx, N, chunk, bw_units, &j);
     }

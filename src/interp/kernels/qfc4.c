@@ -146,14 +146,19 @@ INL T512 void group512_w3(const gc_qfc4 *f, const float *x, float *y, int64_t p0
 #include <stdint.h>
 
 /* qe / qo: the row's q + 128 regrouped by the nibble layout: qe[j] = bytes q[8 j + 0, 2, 4, 6],
- * qo[j] = q[8 j + 1, 3, 5, 7] (the dot of a block does not depend on the order of its terms) */
-INL TV void group_vnni(const gc_qfc4 *f, const uint32_t *qe, const uint32_t *qo, int32_t izp, float inv, float *y,
-                       int64_t p0, const int G) {
+ * qo[j] = q[8 j + 1, 3, 5, 7] (the dot of a block does not depend on the order of its terms);
+ * c8[b] = 8 * (sum of q + 128 over block b). With f->vnni, w4 holds n = w + 8 (prepare XORs
+ * the nibbles with 8), so the bytes v & 15 and (v >> 4) & 15 are vpdpbusd's s8 operand as
+ * they are (0..15): sum (q + 128) n = sum (q + 128) w + c8[b], and the block's dot is
+ * sum (q - zq) w = sum (q + 128) n - c8[b] - (128 + zq) wsum, exact in int32 (the sums
+ * may wrap, the result is the true dot, |dot| < 2^31: prepare's block limit) */
+INL TV void group_vnni(const gc_qfc4 *f, const uint32_t *qe, const uint32_t *qo, const int32_t *c8, int32_t izp, float inv,
+                       float *y, int64_t p0, const int G) {
     __m512 acc[G512];
 #pragma GCC unroll 8
     for (int g = 0; g < G; g++) acc[g] = _mm512_setzero_ps();
     const int64_t K = f->K, B = f->B;
-    const __m512i zq = _mm512_set1_epi32(128 + izp), m4 = _mm512_set1_epi8(15), e8 = _mm512_set1_epi8(8);
+    const __m512i zq = _mm512_set1_epi32(128 + izp), m4 = _mm512_set1_epi8(15);
     for (int64_t b = 0; b < f->nb; b++) {
         __m512i ia[G512];
 #pragma GCC unroll 8
@@ -163,16 +168,16 @@ INL TV void group_vnni(const gc_qfc4 *f, const uint32_t *qe, const uint32_t *qo,
 #pragma GCC unroll 8
             for (int g = 0; g < G; g++) {
                 const __m512i v = _mm512_loadu_si512((const void *)(f->w4 + ((p0 + g) * K + k) * 8));
-                /* nibbles -> signed bytes: (n ^ 8) - 8 */
-                const __m512i we = _mm512_sub_epi8(_mm512_xor_si512(_mm512_and_si512(v, m4), e8), e8);
-                const __m512i wo = _mm512_sub_epi8(_mm512_xor_si512(_mm512_and_si512(_mm512_srli_epi32(v, 4), m4), e8), e8);
+                const __m512i we = _mm512_and_si512(v, m4), wo = _mm512_and_si512(_mm512_srli_epi32(v, 4), m4);
                 ia[g] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(ia[g], ae, we), ao, wo);
             }
         }
+        const __m512i cb = _mm512_set1_epi32(c8[b]);
 #pragma GCC unroll 8
         for (int g = 0; g < G; g++) {
             const size_t o = (size_t)(((p0 + g) * f->nb) + b) * 16;
-            const __m512i dot = _mm512_sub_epi32(ia[g], _mm512_mullo_epi32(zq, _mm512_loadu_si512((const void *)(f->wsum + o))));
+            const __m512i zw = _mm512_add_epi32(_mm512_mullo_epi32(zq, _mm512_loadu_si512((const void *)(f->wsum + o))), cb);
+            const __m512i dot = _mm512_sub_epi32(ia[g], zw);
             acc[g] = _mm512_add_ps(acc[g], _mm512_mul_ps(_mm512_cvtepi32_ps(dot), _mm512_loadu_ps(f->sc + o)));
         }
     }
@@ -182,17 +187,24 @@ INL TV void group_vnni(const gc_qfc4 *f, const uint32_t *qe, const uint32_t *qo,
 
 static void prep_vnni(const gc_qfc4 *f, const int8_t *qx, uint32_t *qeo) {
     uint32_t *qe = qeo, *qo = qeo + f->K / 8;
+    int32_t *c8 = (int32_t *)(void *)(qeo + f->K / 4);
     for (int64_t j = 0; j < f->K / 8; j++) {
         const uint8_t *q = (const uint8_t *)qx + 8 * j;
         qe[j] = (uint32_t)(q[0] ^ 0x80) | (uint32_t)(q[2] ^ 0x80) << 8 | (uint32_t)(q[4] ^ 0x80) << 16 | (uint32_t)(q[6] ^ 0x80) << 24;
         qo[j] = (uint32_t)(q[1] ^ 0x80) | (uint32_t)(q[3] ^ 0x80) << 8 | (uint32_t)(q[5] ^ 0x80) << 16 | (uint32_t)(q[7] ^ 0x80) << 24;
     }
+    for (int64_t b = 0; b < f->nb; b++) {
+        int32_t sa = 0;
+        for (int64_t k = b * f->B; k < (b + 1) * f->B; k++) sa += (int32_t)qx[k] + 128;
+        c8[b] = (int32_t)((uint32_t)sa * 8u);         /* mod 2^32, as the vector sums */
+    }
 }
 
 TV static void panels_vnni(const gc_qfc4 *f, const uint32_t *qeo, int32_t izp, float inv, float *y, int64_t p, int64_t p1) {
     const uint32_t *qe = qeo, *qo = qeo + f->K / 8;
-    for (; p + G512 <= p1; p += G512) group_vnni(f, qe, qo, izp, inv, y, p, G512);
-    for (; p < p1; p++) group_vnni(f, qe, qo, izp, inv, y, p, 1);
+    const int32_t *c8 = (const int32_t *)(const void *)(qeo + f->K / 4);
+    for (; p + G512 <= p1; p += G512) group_vnni(f, qe, qo, c8, izp, inv, y, p, G512);
+    for (; p < p1; p++) group_vnni(f, qe, qo, c8, izp, inv, y, p, 1);
 }
 
 T512 static void panels512(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y,
@@ -284,6 +296,59 @@ T2 static void panels256(const gc_qfc4 *f, const float *x, const int8_t *qx, int
 }
 #define QFC4_X86 1
 #endif
+
+#ifdef QFC4_X86
+/* qd8's two loops over a row (qfc4.h), 16 floats a step, the tail masked (masked-off
+ * lanes load +0, inside the range anyway). min(x, m) returns m where x is NaN or both are
+ * zeros, as the reference's `if (x < m) m = x` keeps m: no lane ever holds -0 or NaN. */
+T512 static void range512(const float *x, int64_t K, float *mn, float *mx) {
+    __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
+    for (int64_t k = 0; k < K; k += 16) {
+        const __mmask16 m = (__mmask16)(K - k >= 16 ? 0xffffu : (1u << (K - k)) - 1u);
+        const __m512 v = _mm512_maskz_loadu_ps(m, x + k);
+        lo = _mm512_min_ps(v, lo);
+        hi = _mm512_max_ps(v, hi);
+    }
+    *mn = _mm512_reduce_min_ps(lo);
+    *mx = _mm512_reduce_max_ps(hi);
+}
+
+/* q = clamp(rintf(x * scale) + zp) to [-128, 127], NaN -> 0: rintf in the default rounding
+ * mode is vrndscaleps's round to nearest even */
+T512 static void quant512(const float *x, int64_t K, float scale, int32_t izp, int8_t *q) {
+    const __m512 sv = _mm512_set1_ps(scale), zv = _mm512_set1_ps((float)izp);
+    for (int64_t k = 0; k < K; k += 16) {
+        const __mmask16 m = (__mmask16)(K - k >= 16 ? 0xffffu : (1u << (K - k)) - 1u);
+        const __m512 t = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + k), sv);
+        __m512 v = _mm512_add_ps(_mm512_roundscale_ps(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), zv);
+        const __mmask16 num = _mm512_cmp_ps_mask(v, v, _CMP_ORD_Q);
+        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-128.0f)), _mm512_set1_ps(127.0f));
+        const __m512i iv = _mm512_maskz_cvtps_epi32(num, v);            /* exact: integral, in range */
+        const __m128i b = _mm512_cvtepi32_epi8(iv);
+        if (K - k >= 16) { _mm_storeu_si128((__m128i *)(void *)(q + k), b); continue; }
+        int8_t t16[16];
+        _mm_storeu_si128((__m128i *)(void *)t16, b);
+        memcpy(q + k, t16, (size_t)(K - k));
+    }
+}
+#define QFC4_QD8 1
+#endif
+
+bool gc_qfc4_range(const gc_qfc4 *f, const float *x, float *mn, float *mx) {
+#ifdef QFC4_QD8
+    if (f->isa >= GC_ISA_AVX512) { range512(x, f->K, mn, mx); return true; }
+#endif
+    (void)f; (void)x; (void)mn; (void)mx;
+    return false;
+}
+
+bool gc_qfc4_quant(const gc_qfc4 *f, const float *x, float scale, int32_t izp, int8_t *q) {
+#ifdef QFC4_QD8
+    if (f->isa >= GC_ISA_AVX512) { quant512(x, f->K, scale, izp, q); return true; }
+#endif
+    (void)f; (void)x; (void)scale; (void)izp; (void)q;
+    return false;
+}
 
 bool gc_qfc4_level_ok(int isa) {
 #ifdef QFC4_X86
