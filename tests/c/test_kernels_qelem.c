@@ -381,6 +381,9 @@ GC_TEST(kernels_qelem_blockwise_fc) {
     blockwise_case(2, 24 * 5, 70, 24, 0, 3);                   /* blocks of a multiple of 3 */
     blockwise_case(1, 40 * 3, 33, 40, 1, 3);                   /* 40 mod 3 = 1 */
     blockwise_case(1, 1024, 1024, 32, 0, 0);                   /* qwen's */
+    /* large enough to split over threads in the XNNPACK order too (fc.c: below 2^19 units
+     * of work one thread runs it), with a partial last panel */
+    blockwise_case(1, 2048, 1100, 64, 0, 2);
 }
 
 /* CAST of integers and floats to FLOAT32 (the typed loops of the fast path) */

@@ -509,9 +509,14 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
     const int64_t K = d->K, N = d->N;
 #ifndef GC_FP64_BUILD
     if (d->q4) {
-        /* items of GC_QFC4_ITEM panels over the threads (qfc4.h: any split, the same bits) */
+        /* items of GC_QFC4_ITEM panels over the threads (qfc4.h: any split, the same bits).
+         * Work in float multiply-adds of the TFLite order; the XNNPACK order's int8 dots take
+         * about a quarter of that time. Under 2^19 such units in all (about 23 us on one Zen 4
+         * core) one thread: qwen's 1024 x 1024 in the XNNPACK order (11-16 us) gained 6% from
+         * a second core that was free and lost 20% where it was not (qfc4-2026-12-03.md) */
         const int64_t items = (d->q4->P + GC_QFC4_ITEM - 1) / GC_QFC4_ITEM;
-        const int64_t chunk = gc_ctx_chunk(ctx, items, (double)GC_QFC4_ITEM * 16.0 * (double)K);
+        const double item_work = (double)GC_QFC4_ITEM * 16.0 * (double)K * (d->xnn ? 0.25 : 1.0);
+        const int64_t chunk = (double)items * item_work < 524288.0 ? items : gc_ctx_chunk(ctx, items, item_work);
         for (int64_t r = 0; r < d->rows; r++) {
             q4_job j = { d->q4, (const float *)n->in[0]->data + r * K, (int8_t *)n->scratch[d->acc_slot], 0, 1.0f,
                          (float *)n->out[0]->data + r * N };
