@@ -371,11 +371,11 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
         if (!f) return GC_ERR_NOMEM;
         const int64_t P = (d->N + 15) / 16, NB = d->K / d->block;
         GC_UNSUP(ctx, (uint64_t)P * 16 <= SIZE_MAX / (uint64_t)d->K / sizeof(float), "blockwise weights too large");
-        /* TFLite order on AVX-512 with finite scales: words of three weights (w3), else the
-         * nibbles (w4); qfc4.h */
+        /* TFLite order with finite scales: words of three weights (w3), else the nibbles
+         * (w4); qfc4.h */
         bool fin = true;
         for (size_t i = 0; i < nb; i++) fin = fin && isfinite(d->bscale[i]);
-        const bool w3 = !d->xnn && ctx->isa >= GC_ISA_AVX512 && fin;
+        const bool w3 = !d->xnn && fin;
         const int64_t D = (d->block + 2) / 3;
         /* 64-byte aligned: every vector load of a panel is one cache line (a load across two
          * cost the w3 kernel a sixth of its time) */

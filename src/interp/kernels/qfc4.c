@@ -11,6 +11,7 @@
 #include <immintrin.h>
 #define T512 __attribute__((target("avx512f")))
 #define T2 __attribute__((target("avx2")))
+#define T2F __attribute__((target("avx2,fma")))
 #define INL static inline __attribute__((always_inline))
 
 enum { G512 = 4, G256 = 2 };
@@ -289,8 +290,53 @@ INL T2 void group256(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t
     }
 }
 
-T2 static void panels256(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y,
-                         int64_t p, int64_t p1) {
+/* group512_w3 on AVX2 + FMA (the level has both): one panel as two halves of 8 units, the
+ * same operations per unit (16 ymm registers: the constants of one panel only) */
+INL T2F void group256_w3(const gc_qfc4 *f, const float *x, float *y, int64_t p0) {
+    const __m256i m0 = _mm256_set1_epi32((int)(142u << 23 | 0xF00u)), m1 = _mm256_set1_epi32((int)(138u << 23 | 0xF000u)),
+                  m2 = _mm256_set1_epi32((int)(134u << 23 | 0xF0000u));
+    __m256 acc[2] = { _mm256_setzero_ps(), _mm256_setzero_ps() };
+    const int64_t B = f->B, D = (B + 2) / 3, nb = f->nb;
+    for (int64_t b = 0; b < nb; b++) {
+        __m256 sc[2], b0[2], b1[2], b2[2];
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            sc[h] = _mm256_loadu_ps(f->sc + ((p0 * nb) + b) * 16 + 8 * h);
+            b0[h] = _mm256_mul_ps(sc[h], _mm256_set1_ps(-32776.0f));          /* exact (group512_w3) */
+            b1[h] = _mm256_mul_ps(sc[h], _mm256_set1_ps(-2056.0f));
+            b2[h] = _mm256_mul_ps(sc[h], _mm256_set1_ps(-136.0f));
+        }
+        const uint32_t *wb = f->w3 + (p0 * nb + b) * D * 16;
+        const float *xb = x + b * B;
+#define W3STEP8(M, BJ, k) acc[h] = add1st8(acc[h], _mm256_mul_ps(_mm256_set1_ps(xb[k]), \
+            _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(v, M)), sc[h], BJ[h])))
+        int64_t d = 0;
+        for (; d < B / 3; d++) {
+#pragma GCC unroll 2
+            for (int h = 0; h < 2; h++) {
+                const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(wb + d * 16 + 8 * h));
+                W3STEP8(m0, b0, 3 * d); W3STEP8(m1, b1, 3 * d + 1); W3STEP8(m2, b2, 3 * d + 2);
+            }
+        }
+        if (B % 3) {
+#pragma GCC unroll 2
+            for (int h = 0; h < 2; h++) {
+                const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(wb + d * 16 + 8 * h));
+                W3STEP8(m0, b0, 3 * d);
+                if (B % 3 == 2) W3STEP8(m1, b1, 3 * d + 1);
+            }
+        }
+#undef W3STEP8
+    }
+    for (int h = 0; h < 2; h++) store8(y + p0 * 16 + 8 * h, acc[h], f->lo, f->hi, f->N - p0 * 16 - 8 * h);
+}
+
+T2F static void panels256(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y,
+                          int64_t p, int64_t p1) {
+    if (f->w3) {
+        for (; p < p1; p++) group256_w3(f, x, y, p);
+        return;
+    }
     for (; p + G256 <= p1; p += G256) group256(f, x, qx, izp, inv, y, p, G256);
     for (; p < p1; p++) group256(f, x, qx, izp, inv, y, p, 1);
 }

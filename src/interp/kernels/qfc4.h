@@ -18,7 +18,7 @@
  * Layout (prepare; block a multiple of 8): units in panels of 16; w4[p][k / 8][16] words,
  * word c holding w[8 j .. 8 j + 7] of unit 16 p + c as nibbles (units past N are 0);
  * sc[p][b][16] float (the reference's block scales, bf16-rounded in XNNPACK mode).
- * TFLite order on AVX-512 takes w3 instead (when every scale is finite): per block, the
+ * TFLite order takes w3 instead (when every scale is finite; AVX-512 and AVX2): per block, the
  * weights in words of three, w3[p][b][d][16] (d < D = ceil(B / 3)): word c holds unit
  * 16 p + c's n = w + 8 for k = b B + 3 d + i in bits 8 + 4 i .. 11 + 4 i (i < 3; a block's
  * last word holds B mod 3 when that is not 0), bits 23 .. 30 the exponent of 2^15 (142),
@@ -41,7 +41,7 @@ typedef struct {
     bool xnn;
     float lo, hi;
     const uint8_t *w4;          /* [P][K / 8][16] 32-bit words: unit c's w[8 j + i] in bits 4 i .. 4 i + 3 */
-    const uint32_t *w3;         /* TFLite order, AVX-512, finite scales: [P][nb][ceil(B / 3)][16] (else NULL) */
+    const uint32_t *w3;         /* TFLite order, finite scales: [P][nb][ceil(B / 3)][16] (else NULL) */
     const float *sc;            /* [P][nb][16] */
     /* XNNPACK mode on AVX-512 VNNI: the block dots by vpdpbusd, u8 (q + 128) x s8 w, less
      * (128 + zq) times the block's weight sum */
