@@ -513,7 +513,7 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
          * Work in float multiply-adds of the TFLite order; the XNNPACK order's int8 dots take
          * about a quarter of that time. Under 2^19 such units in all (about 23 us on one Zen 4
          * core) one thread: qwen's 1024 x 1024 in the XNNPACK order (11-16 us) gained 6% from
-         * a second core that was free and lost 20% where it was not (qfc4-2026-12-03.md) */
+         * a second core that was free and lost 18% where it was not (qfc4-2026-12-03.md) */
         const int64_t items = (d->q4->P + GC_QFC4_ITEM - 1) / GC_QFC4_ITEM;
         const double item_work = (double)GC_QFC4_ITEM * 16.0 * (double)K * (d->xnn ? 0.25 : 1.0);
         const int64_t chunk = (double)items * item_work < 524288.0 ? items : gc_ctx_chunk(ctx, items, item_work);

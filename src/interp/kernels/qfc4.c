@@ -427,7 +427,3 @@ void gc_qfc4_panels(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t 
     (void)f; (void)x; (void)qx; (void)izp; (void)inv; (void)y; (void)p0; (void)p1;
 }
 
-void gc_qfc4_row(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y) {
-    gc_qfc4_prep(f, qx);
-    gc_qfc4_panels(f, x, qx, izp, inv, y, 0, f->P);
-}

@@ -52,16 +52,15 @@ typedef struct {
 /* can this level run it (else the caller keeps its reference loop)? */
 bool gc_qfc4_level_ok(int isa);
 /* one row: y[0..N) from x[0..K); qx: the row quantized (XNNPACK mode; K bytes, followed by
- * room for K + 16 + 4 K / B more: the VNNI path's regrouped copy and block sums), izp, inv. gc_qfc4_row is
- * gc_qfc4_prep (once per row: that regrouped copy) then gc_qfc4_panels over [0, P); the
- * panels' units [16 p0, min(16 p1, N)) of y may be computed by any split of [0, P). */
+ * room for K + 16 + 4 K / B more: the VNNI path's regrouped copy and block sums), izp, inv:
+ * gc_qfc4_prep once per row (that regrouped copy), then gc_qfc4_panels for the panels
+ * [p0, p1), units [16 p0, min(16 p1, N)) of y, by any split of [0, P). */
 /* XNNPACK mode: fc.c qd8_row's loops over a row of K, vectorized (the same bits): the range
  * [min(0, min x), max(0, max x)] over the non-NaN x, and q = clamp(rintf(x scale) + zp) with
  * NaN -> 0. false: no vector version at this level (the caller runs its loops). */
 bool gc_qfc4_range(const gc_qfc4 *f, const float *x, float *mn, float *mx);
 bool gc_qfc4_quant(const gc_qfc4 *f, const float *x, float scale, int32_t zp, int8_t *q);
 enum { GC_QFC4_ITEM = 4 };      /* panels per item when splitting (a multiple of every level's group) */
-void gc_qfc4_row(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y);
 void gc_qfc4_prep(const gc_qfc4 *f, const int8_t *qx);
 void gc_qfc4_panels(const gc_qfc4 *f, const float *x, const int8_t *qx, int32_t izp, float inv, float *y,
                     int64_t p0, int64_t p1);
