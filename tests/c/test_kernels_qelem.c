@@ -10,6 +10,7 @@
  */
 #include "test_qfast_harness.h"
 #include "interp/fp16.h"
+#include "interp/threadpool.h"
 
 static int rdt(void) { return irand(0, 1) ? GC_T_INT8 : GC_T_UINT8; }
 
@@ -298,15 +299,23 @@ GC_TEST(kernels_qelem_argmax) {
 }
 
 /* FULLY_CONNECTED with blockwise INT4 weights (kernels/qfc4.h): x [rows, K] FLOAT32, W INT4
- * [N, K] packed two per byte, FLOAT16 scales [N, K / block] */
-static void blockwise_case(int rows, int K, int N, int block, int act, bool specials) {
+ * [N, K] packed two per byte, FLOAT16 scales [N, K / block]. specials: 1 zeros and a huge x,
+ * 2 also infinities and a NaN in x, 3 that and scales of 0, -0, the smallest subnormal
+ * half, 65504 and (sometimes) an infinite or NaN scale (the w3 layout's fallback) */
+static void blockwise_case(int rows, int K, int N, int block, int act, int specials) {
     float *x = malloc((size_t)rows * K * sizeof(float));
     for (int i = 0; i < rows * K; i++) x[i] = frand(-4.0f, 4.0f);
     if (specials && rows * K > 4) { x[1] = 0.0f; x[2] = -0.0f; x[3] = 1e30f; }
+    if (specials >= 2 && rows * K > 8) { x[5] = INFINITY; x[rows * K - 1] = -INFINITY; x[rows * K / 2] = NAN; }
     uint8_t *w = bytes((size_t)(N * K + 1) / 2, 0);
     int nb = K / block;
     uint16_t *sc = malloc((size_t)N * nb * sizeof(uint16_t));
     for (int i = 0; i < N * nb; i++) sc[i] = gc_f32_to_f16(frand(0.001f, 0.2f) * (irand(0, 9) ? 1.0f : -1.0f));
+    if (specials >= 3) {
+        static const uint16_t odd[] = { 0x0000, 0x8000, 0x0001, 0x7bff, 0x8001, 0x03ff };
+        for (int i = 0; i < N * nb; i += irand(1, 5)) sc[i] = odd[irand(0, 5)];
+        if (irand(0, 1)) { sc[irand(0, N * nb - 1)] = irand(0, 1) ? 0x7c00 : 0x7e00; }
+    }
     gc_model *m = gc_model_new();
     int32_t sg = gc_model_add_subgraph(m, "main");
     int32_t xs[2] = { rows, K }, ws[2] = { N, K }, ss[2] = { N, nb }, ys[2] = { rows, N };
@@ -341,13 +350,19 @@ static void blockwise_case(int rows, int K, int N, int block, int act, bool spec
         CHECK_MSG(run(m, feeds, 1, true, 1, qmode, &want, &nw, &p), "%s: reference failed", what);
         for (int isa = GC_ISA_SCALAR; want && isa <= (int)gc_isa_detect(); isa++) {
             gc_isa_force(isa);
-            if (run(m, feeds, 1, false, 1, qmode, &got, &ng, &p)) {
-                CHECK_MSG(p.n_fast == (fast_here && isa >= GC_ISA_AVX2 && block % 8 == 0 ? 1 : 0), "%s: prec %d: isa %s: %d fast",
-                          what, pi, gc_isa_name((gc_isa)isa), p.n_fast);
-                CHECK_MSG(ng == nw && !memcmp(got, want, nw), "%s: prec %d: isa %s mode %d: output differs", what, pi,
-                          gc_isa_name((gc_isa)isa), qmode);
-            } else CHECK_MSG(false, "%s: fast run failed", what);
-            free(got); got = NULL;
+            /* 1, 2, 3 threads, then 3 in chunks of 1 item (panel ranges split everywhere) */
+            for (int t = 1; t <= 4; t++) {
+                if (t == 4) gc_pool_force_chunk(1);
+                bool ok = run(m, feeds, 1, false, t == 4 ? 3 : t, qmode, &got, &ng, &p);
+                if (t == 4) gc_pool_force_chunk(0);
+                if (ok) {
+                    CHECK_MSG(p.n_fast == (fast_here && isa >= GC_ISA_AVX2 && block % 8 == 0 ? 1 : 0), "%s: prec %d: isa %s: %d fast",
+                              what, pi, gc_isa_name((gc_isa)isa), p.n_fast);
+                    CHECK_MSG(ng == nw && !memcmp(got, want, nw), "%s: prec %d: isa %s mode %d threads %d: output differs", what,
+                              pi, gc_isa_name((gc_isa)isa), qmode, t);
+                } else CHECK_MSG(false, "%s: fast run failed", what);
+                free(got); got = NULL;
+            }
         }
         gc_isa_force(-1);
         free(want);
@@ -359,11 +374,16 @@ static void blockwise_case(int rows, int K, int N, int block, int act, bool spec
 }
 
 GC_TEST(kernels_qelem_blockwise_fc) {
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < 24; i++) {
         int block = 2 << irand(0, 5), N = irand(1, 150);
-        blockwise_case(irand(1, 3), block * irand(1, 6), N, block, irand(0, 3), irand(0, 1));
+        blockwise_case(irand(1, 3), block * irand(1, 6), N, block, irand(0, 3), irand(0, 3));
     }
-    blockwise_case(1, 1024, 1024, 32, 0, false);               /* qwen's */
+    blockwise_case(2, 24 * 5, 70, 24, 0, 3);                   /* blocks of a multiple of 3 */
+    blockwise_case(1, 40 * 3, 33, 40, 1, 3);                   /* 40 mod 3 = 1 */
+    blockwise_case(1, 1024, 1024, 32, 0, 0);                   /* qwen's */
+    /* large enough to split over threads in the XNNPACK order too (fc.c: below 2^19 units
+     * of work one thread runs it), with a partial last panel */
+    blockwise_case(1, 2048, 1100, 64, 0, 2);
 }
 
 /* CAST of integers and floats to FLOAT32 (the typed loops of the fast path) */

@@ -326,6 +326,14 @@ static float bf16_round(float f) {
     return f;
 }
 
+#ifndef GC_FP64_BUILD
+/* n zeroed bytes from the arena at a 64-byte boundary */
+static void *alloc64(gc_ctx *ctx, size_t n) {
+    uint8_t *p = gc_ctx_alloc(ctx, n + 64);
+    return p ? (void *)(p + (64 - (uintptr_t)p % 64) % 64) : NULL;
+}
+#endif
+
 /* FLOAT32 x, INT4 weights with BlockwiseQuantization (scales: a FLOAT16 tensor
  * [units, depth/block], no zero points), no bias: y = sum_k x[k] w[n][k] s[n][k/block]. */
 static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act) {
@@ -361,7 +369,7 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
         if (ctx->fp16) f = gc_f16_round(f);
         d->bscale[i] = d->xnn ? bf16_round(f) : f;
     }
-    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 32);      /* >= 2 K + 16 (qfc4.h) */
+    d->acc_slot = gc_ctx_scratch(ctx, n, (size_t)d->K * 4 + 32);      /* >= 2 K + 16 + 4 K / block (qfc4.h) */
     n->data = d;
 #ifndef GC_FP64_BUILD
     /* fast path (qfc4.h): int8 weights in panels of 16 units, block scales beside them; the
@@ -373,17 +381,26 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
         if (!f) return GC_ERR_NOMEM;
         const int64_t P = (d->N + 15) / 16, NB = d->K / d->block;
         GC_UNSUP(ctx, (uint64_t)P * 16 <= SIZE_MAX / (uint64_t)d->K / sizeof(float), "blockwise weights too large");
-        /* TFLite order on AVX-512: one byte per weight (w1), else the nibbles (w4) */
-        const bool bytes = !d->xnn && ctx->isa >= GC_ISA_AVX512;
-        uint8_t *w4 = gc_ctx_alloc(ctx, (size_t)(P * 16 * d->K / (bytes ? 1 : 2)) + 64);   /* w1's loads run 3 bytes on */
-        float *sc = gc_ctx_alloc(ctx, (size_t)(P * 16 * NB) * sizeof(float));
-        if (!w4 || !sc) return GC_ERR_NOMEM;
+        /* TFLite order with finite scales: words of three weights (w3), else the nibbles
+         * (w4); qfc4.h */
+        bool fin = true;
+        for (size_t i = 0; i < nb; i++) fin = fin && isfinite(d->bscale[i]);
+        const bool w3 = !d->xnn && fin;
+        const int64_t D = (d->block + 2) / 3;
+        /* 64-byte aligned: every vector load of a panel is one cache line (a load across two
+         * cost the w3 kernel a sixth of its time) */
+        uint8_t *w4 = w3 ? NULL : alloc64(ctx, (size_t)(P * 16 * d->K / 2));
+        uint32_t *w3w = w3 ? alloc64(ctx, (size_t)(P * NB * D * 16) * sizeof(uint32_t)) : NULL;
+        float *sc = alloc64(ctx, (size_t)(P * 16 * NB) * sizeof(float));
+        if ((!w4 && !w3w) || !sc) return GC_ERR_NOMEM;
         for (int64_t u = 0; u < d->N; u++) {
             for (int64_t k = 0; k < d->K; k++) {
                 size_t i = (size_t)(u * d->K + k);            /* two per byte, low nibble first */
                 int v = (i & 1) ? w->data[i / 2] >> 4 : w->data[i / 2] & 15;
-                if (bytes) {                                  /* w1[p][k / 4][16][4] */
-                    w4[(((u / 16) * d->K + k - k % 4) * 16) + (u % 16) * 4 + k % 4] = (uint8_t)v;
+                if (w3) {                                     /* w3[p][b][d][16], n = w + 8 */
+                    const int64_t b = k / d->block, kk = k % d->block;
+                    w3w[(((u / 16) * NB + b) * D + kk / 3) * 16 + u % 16] |=
+                        142u << 23 | (uint32_t)((v ^ 8) & 15) << (8 + 4 * (kk % 3));
                     continue;
                 }
                 uint8_t *word = w4 + ((u / 16) * d->K + k - k % 8) * 8 + (u % 16) * 4;   /* little-endian word */
@@ -392,9 +409,9 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
             for (int64_t b = 0; b < NB; b++) sc[((u / 16) * NB + b) * 16 + u % 16] = d->bscale[u * NB + b];
         }
         *f = (gc_qfc4){ .isa = ctx->isa, .N = d->N, .K = d->K, .B = d->block, .P = P, .nb = NB, .xnn = d->xnn,
-                        .lo = d->lo, .hi = d->hi, .w4 = bytes ? NULL : w4, .w1 = bytes ? w4 : NULL, .sc = sc };
+                        .lo = d->lo, .hi = d->hi, .w4 = w4, .w3 = w3w, .sc = sc };
         if (d->xnn && gc_q8_level(ctx->isa) == GC_Q8_VNNI) {     /* the block dots by vpdpbusd */
-            int32_t *ws = gc_ctx_alloc(ctx, (size_t)(P * 16 * NB) * sizeof(int32_t));
+            int32_t *ws = alloc64(ctx, (size_t)(P * 16 * NB) * sizeof(int32_t));
             if (!ws) return GC_ERR_NOMEM;
             for (int64_t u = 0; u < d->N; u++)
                 for (int64_t k = 0; k < d->K; k++) {
@@ -402,6 +419,7 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
                     int v = (i & 1) ? w->data[i / 2] >> 4 : w->data[i / 2] & 15;
                     ws[((u / 16) * NB + k / d->block) * 16 + u % 16] += v >= 8 ? v - 16 : v;
                 }
+            for (size_t i = 0; i < (size_t)(P * 16 * d->K / 2); i++) w4[i] ^= 0x88;   /* n = w + 8 (qfc4.c) */
             f->vnni = true; f->wsum = ws;
         }
         d->q4 = f;
@@ -423,8 +441,17 @@ static gc_status blockwise_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, int act)
 /* XNNPACK's qd8 quantization of one row of x (K values) into qx: range [min(0, min x),
  * max(0, max x)] onto [-128, 127], zero point nudged, scale rounded as float; returns the
  * zero point, *inv = 1 / scale */
-static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv) {
+#ifdef GC_FP64_BUILD
+typedef void gc_qfc4;
+#endif
+/* q4: the fast path's vector loops (qfc4.h: the same bits), or NULL */
+static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv, const gc_qfc4 *q4) {
     float mn = 0.0f, mx = 0.0f;
+#ifdef GC_FP64_BUILD
+    (void)q4;
+#else
+    if (!q4 || !gc_qfc4_range(q4, xr, &mn, &mx))
+#endif
     for (int64_t k = 0; k < K; k++) { if (xr[k] < mn) mn = xr[k]; if (xr[k] > mx) mx = xr[k]; }
     float scale = mn == mx ? 1.0f : 255.0f / (mx - mn);
     float zmin_err = -128.0f + mn * scale, zmax_err = 127.0f + mx * scale;
@@ -432,6 +459,9 @@ static int32_t qd8_row(const float *xr, int64_t K, int8_t *qx, float *inv) {
     zp = zp < -128.0f ? -128.0f : zp > 127.0f ? 127.0f : zp;
     if (zp != zp) zp = 0.0f;                  /* Inf in x: no float to int of NaN */
     int32_t izp = (int32_t)rintf(zp);
+#ifndef GC_FP64_BUILD
+    if (!q4 || !gc_qfc4_quant(q4, xr, scale, izp, qx))
+#endif
     for (int64_t k = 0; k < K; k++) {
         float v = rintf(xr[k] * scale) + (float)izp;
         qx[k] = (int8_t)(v < -128.0f ? -128 : v > 127.0f ? 127 : v == v ? v : 0);
@@ -472,17 +502,37 @@ static void bw_units(void *arg, int64_t u0, int64_t u1, int wk) {
     }
 }
 
+#ifndef GC_FP64_BUILD
+typedef struct { const gc_qfc4 *f; const float *x; const int8_t *qx; int32_t izp; float inv; float *y; } q4_job;
+
+/* items [i0, i1) of GC_QFC4_ITEM panels */
+static void q4_items(void *arg, int64_t i0, int64_t i1, int wk) {
+    (void)wk;
+    const q4_job *j = arg;
+    const int64_t p1 = i1 * GC_QFC4_ITEM;
+    gc_qfc4_panels(j->f, j->x, j->qx, j->izp, j->inv, j->y, i0 * GC_QFC4_ITEM, p1 < j->f->P ? p1 : j->f->P);
+}
+#endif
+
 static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
     fc_data *d = n->data;
     const int64_t K = d->K, N = d->N;
 #ifndef GC_FP64_BUILD
     if (d->q4) {
+        /* items of GC_QFC4_ITEM panels over the threads (qfc4.h: any split, the same bits).
+         * Work in float multiply-adds of the TFLite order; the XNNPACK order's int8 dots take
+         * about a quarter of that time. Under 2^19 such units in all (about 23 us on one Zen 4
+         * core) one thread: qwen's 1024 x 1024 in the XNNPACK order (11-16 us) gained 6% from
+         * a second core that was free and lost 18% where it was not (qfc4-2026-12-03.md) */
+        const int64_t items = (d->q4->P + GC_QFC4_ITEM - 1) / GC_QFC4_ITEM;
+        const double item_work = (double)GC_QFC4_ITEM * 16.0 * (double)K * (d->xnn ? 0.25 : 1.0);
+        const int64_t chunk = (double)items * item_work < 524288.0 ? items : gc_ctx_chunk(ctx, items, item_work);
         for (int64_t r = 0; r < d->rows; r++) {
-            const float *xr = (const float *)n->in[0]->data + r * K;
-            int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
-            float inv = 1.0f;
-            int32_t izp = d->xnn ? qd8_row(xr, K, qx, &inv) : 0;
-            gc_qfc4_row(d->q4, xr, qx, izp, inv, (float *)n->out[0]->data + r * N);
+            q4_job j = { d->q4, (const float *)n->in[0]->data + r * K, (int8_t *)n->scratch[d->acc_slot], 0, 1.0f,
+                         (float *)n->out[0]->data + r * N };
+            if (d->xnn) j.izp = qd8_row(j.x, K, (int8_t *)n->scratch[d->acc_slot], &j.inv, d->q4);
+            gc_qfc4_prep(d->q4, j.qx);
+            gc_ctx_for(ctx, items, chunk, q4_items, &j);
         }
         return GC_OK;
     }
@@ -495,7 +545,7 @@ static gc_status blockwise_eval(gc_ctx *ctx, gc_node *n) {
         if (!d->xnn) { gc_ctx_for(ctx, N, chunk, bw_units, &j); continue; }
         int8_t *qx = (int8_t *)n->scratch[d->acc_slot];
         float inv;
-        int32_t izp = qd8_row(xr, K, qx, &inv);
+        int32_t izp = qd8_row(xr, K, qx, &inv, NULL);
         j.qx = qx; j.izp = izp; j.inv = inv;
         gc_ctx_for(ctx, N, chunk, bw_units, &j);
     }
