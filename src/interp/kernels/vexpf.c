@@ -61,14 +61,14 @@ static const double C[NC] = { 0x1.5553a004c70eep-5, 0x1.5557e54b8e892p-3, 0x1.00
  * vector's chain is about 60 cycles of latency: the scheduler cannot overlap enough of
  * them on its own) ---- */
 
-/* y[0, 16 NV) from x[0, 16 NV); sl[j] = the lanes of vector j still to compute the plain
- * way (neither fast and unambiguous nor zero), whose inputs the caller kept (x may be y:
- * every input is loaded before the first store). No call in here, so that the constants
- * stay in registers across the loop. */
-INL T512 void step_512(const gc_vexp_op op, const int nv, const float *x, float *y, const gc_vexp_params *p,
-                       __mmask16 *sl) {
+/* e[0, 16 NV) = (t < zb ? +0 : expf(t)), t = T(x[i]), from x[0, 16 NV); sl[j] = the lanes
+ * of vector j still to compute the plain way (neither fast and unambiguous nor zero: their
+ * e is left as the vector gave it). No call in here, so that the constants stay in
+ * registers across the loop. */
+INL T512 void exp_512(const gc_vexp_op op, const int nv, const float *x, float *eo, const gc_vexp_params *p,
+                      __mmask16 *sl) {
     enum { MV = 2 };
-    const __m512 sub = _mm512_set1_ps(p->sub), mul = _mm512_set1_ps(p->mul), one1 = _mm512_set1_ps(1.0f);
+    const __m512 sub = _mm512_set1_ps(p->sub), mul = _mm512_set1_ps(p->mul);
     const __m512 zb = _mm512_set1_ps(p->zero_below);
     const __m512 lo = _mm512_set1_ps(FAST_LO), hi = _mm512_set1_ps(FAST_HI);
     __m512 v[MV], t[MV];
@@ -115,50 +115,64 @@ INL T512 void step_512(const gc_vexp_op op, const int nv, const float *x, float 
     for (int j = 0; j < nv; j++) {
         __m512 e = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(ef[2 * j])),
                                                        _mm256_castps_pd(ef[2 * j + 1]), 1));
-        e = _mm512_maskz_mov_ps((__mmask16)~zero[j], e);
-        if (op >= GC_VEXP_LOGISTIC) e = _mm512_div_ps(one1, _mm512_add_ps(one1, e));
-        if (op == GC_VEXP_SWISH) e = _mm512_mul_ps(v[j], e);
-        _mm512_storeu_ps(y + 16 * j, e);
+        _mm512_storeu_ps(eo + 16 * j, _mm512_maskz_mov_ps((__mmask16)~zero[j], e));
         const __mmask16 a = (__mmask16)(amb[2 * j] | ((unsigned)amb[2 * j + 1] << 8));
         sl[j] = (__mmask16)(~(fast[j] & ~a) & ~zero[j]);
     }
 }
 
-/* Blocks of 16 in chunks of CH: the vector pass over a chunk keeps each block's inputs
- * (xin) and its slow lanes (sl), then the slow lanes (about 0.4 % of random arguments,
- * vexpf.h) are computed the plain way from the kept inputs. */
+/* Blocks of 16 in chunks of CH, in two passes over each chunk: exp_512 writes e = expf(t)
+ * to a buffer (and notes the slow lanes: about 0.4 % of random arguments, vexpf.h), the
+ * slow lanes' e are computed by expf from x, then y = E(e) (e itself for PLAIN / SHIFT)
+ * in float. Same bits as a one-pass loop (E is the same float operations on the same e),
+ * and each pass's chains are short enough to overlap (the division at the end of one
+ * long chain held everything behind it). x may be y: x is read before y is written. */
 enum { CH = 256 };
 
-/* the lanes of `m` the plain way: y[l] = one(op, xin[l]) */
-static void redo_lanes(gc_vexp_op op, unsigned m, const float *xin, float *y, const gc_vexp_params *p) {
+/* e[l] = expf(T(x[l])) for the lanes of `m` (never zero lanes: t < zb is not slow) */
+static void redo_exp(gc_vexp_op op, unsigned m, const float *x, float *e, const gc_vexp_params *p) {
     for (; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
-        y[l] = one(op, xin[l], p);
+        const float v = x[l], t = op == GC_VEXP_SHIFT ? (v - p->sub) * p->mul : op >= GC_VEXP_LOGISTIC ? -v : v;
+        e[l] = expf(t);
     }
 }
 
-INL T512 void run_512(const gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p) {
-    float xin[CH];
+/* y[0, 16 nb) = E(e, x) */
+INL T512 void fin_512(const gc_vexp_op op, const float *x, const float *e, float *y, size_t nb) {
+    const __m512 one1 = _mm512_set1_ps(1.0f);
+    for (size_t b = 0; b < nb; b++) {
+        __m512 r = _mm512_loadu_ps(e + 16 * b);
+        if (op >= GC_VEXP_LOGISTIC) r = _mm512_div_ps(one1, _mm512_add_ps(one1, r));
+        if (op == GC_VEXP_SWISH) r = _mm512_mul_ps(_mm512_loadu_ps(x + 16 * b), r);
+        _mm512_storeu_ps(y + 16 * b, r);
+    }
+}
+
+/* one chunk of nb full blocks (nb <= CH / 16) */
+INL T512 void chunk_512(const gc_vexp_op op, const float *x, float *y, size_t nb, const gc_vexp_params *p) {
+    float eb[CH];
     __mmask16 sl[CH / 16];
+    size_t b = 0;
+    for (; b + 2 <= nb; b += 2) exp_512(op, 2, x + 16 * b, eb + 16 * b, p, sl + b);
+    for (; b < nb; b++) exp_512(op, 1, x + 16 * b, eb + 16 * b, p, sl + b);
+    unsigned any = 0;
+    for (b = 0; b < nb; b++) any |= sl[b];
+    for (b = 0; any && b < nb; b++) redo_exp(op, sl[b], x + 16 * b, eb + 16 * b, p);
+    fin_512(op, x, eb, y, nb);
+}
+
+INL T512 void run_512(const gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p) {
     size_t i = 0;
     for (; i + 16 <= n;) {
         const size_t nb = (n - i) / 16 < CH / 16 ? (n - i) / 16 : CH / 16;
-        size_t b = 0;
-        for (; b < nb; b++) _mm512_storeu_ps(xin + 16 * b, _mm512_loadu_ps(x + i + 16 * b));
-        for (b = 0; b + 2 <= nb; b += 2) step_512(op, 2, x + i + 16 * b, y + i + 16 * b, p, sl + b);
-        for (; b < nb; b++) step_512(op, 1, x + i + 16 * b, y + i + 16 * b, p, sl + b);
-        unsigned any = 0;
-        for (b = 0; b < nb; b++) any |= sl[b];
-        for (b = 0; any && b < nb; b++) redo_lanes(op, sl[b], xin + 16 * b, y + i + 16 * b, p);
+        chunk_512(op, x + i, y + i, nb, p);
         i += 16 * nb;
     }
     if (i < n) {                                     /* the tail through a padded block */
-        float buf[16] = { 0 }, keep[16];
-        __mmask16 m;
+        float buf[16] = { 0 };
         memcpy(buf, x + i, (n - i) * sizeof *buf);
-        memcpy(keep, buf, sizeof keep);
-        step_512(op, 1, buf, buf, p, &m);
-        redo_lanes(op, m, keep, buf, p);
+        chunk_512(op, buf, buf, 1, p);
         memcpy(y + i, buf, (n - i) * sizeof *buf);
     }
 }
