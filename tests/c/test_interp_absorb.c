@@ -3,7 +3,7 @@
  * the DEPTHWISE_CONV_2D or CONV_2D after it (conv.c). Two-op models, each run fp32 by default, with a
  * node callback (nothing absorbed) and with --reference-kernels: the same bits, and the
  * absorption counted only where allowed (not when the LOGISTIC is also a result, not for a
- * PAD of 1, not for an Inf weight, never in fp16). */
+ * PAD of 1, not for an Inf weight, never in fp16); a swish over a dead x writes y over it.  */
 #include "test.h"
 #include "interp/interp.h"
 #include "model/model.h"
@@ -21,6 +21,8 @@ static int on_node_nop(int32_t op, const gc_tview *outs, int n_outs, void *user)
     (void)op; (void)outs; (void)n_outs; (void)user;
     return 0;
 }
+
+static size_t last_arena;           /* run's planned activation peak */
 
 /* run m (one float input of n floats) and copy output 0 (n_out floats); absorbed ops into *abs */
 static bool run(gc_model *m, const float *x, size_t n, float *out, size_t n_out, gc_precision p, bool observe,
@@ -43,6 +45,7 @@ static bool run(gc_model *m, const float *x, size_t n, float *out, size_t n_out,
         gc_interp_stats st;
         gc_interp_stats_get(it, &st);
         *abs = st.n_absorbed;
+        last_arena = st.arena_bytes;
     }
     if (!ok) fprintf(stderr, "  run failed: %s\n", it ? gc_interp_errmsg(it) : err);
     gc_interp_free(it);
@@ -56,22 +59,34 @@ static void check_same(const float *a, const float *b, size_t n, const char *wha
     CHECK_MSG(bad == 0, "%s: %zu of %zu outputs differ", what, bad, n);
 }
 
-/* x -> LOGISTIC -> s; y = MUL(x, s) or MUL(s, x); s also a result when `s_out` */
-static gc_model *swish_model(int n, bool s_first, bool s_out) {
+/* x -> LOGISTIC -> s; y = MUL(x, s) or MUL(s, x); s also a result when `s_out`. pre 1: x is
+ * not the input but MUL(in, in) (an activation the swish may overwrite: y over x, interp.c
+ * plan_aliases); pre 2: that x is read again after the swish (y2 = ADD(y, x), the output) */
+static gc_model *swish_model_pre(int n, bool s_first, bool s_out, int pre) {
     gc_model *m = gc_model_new();
     int32_t sg = gc_model_add_subgraph(m, "main");
     int32_t shp[2] = { 1, n };
-    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 2, shp, 0);
+    int32_t in = gc_sg_add_tensor(m, sg, "in", GC_T_FLOAT32, 2, shp, 0);
+    int32_t x = pre ? gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 2, shp, 0) : in;
     int32_t s = gc_sg_add_tensor(m, sg, "s", GC_T_FLOAT32, 2, shp, 0);
     int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 2, shp, 0);
     int32_t lg = gc_model_add_opcode(m, GC_OP_LOGISTIC, NULL, 1), mu = gc_model_add_opcode(m, GC_OP_MUL, NULL, 1);
-    gc_sg_insert_op(m, sg, 0, lg, 1, &x, 1, &s);
+    int32_t k = 0;
+    if (pre) { int32_t sq[2] = { in, in }; gc_sg_insert_op(m, sg, k++, mu, 2, sq, 1, &x); }
+    gc_sg_insert_op(m, sg, k++, lg, 1, &x, 1, &s);
     int32_t min[2] = { s_first ? s : x, s_first ? x : s };
-    gc_sg_insert_op(m, sg, 1, mu, 2, min, 1, &y);
-    int32_t outs[2] = { y, s };
-    gc_sg_set_io(m, sg, 1, &x, s_out ? 2 : 1, outs);
+    gc_sg_insert_op(m, sg, k++, mu, 2, min, 1, &y);
+    int32_t out = y;
+    if (pre == 2) {
+        out = gc_sg_add_tensor(m, sg, "y2", GC_T_FLOAT32, 2, shp, 0);
+        int32_t ad = gc_model_add_opcode(m, GC_OP_ADD, NULL, 1), ain[2] = { y, x };
+        gc_sg_insert_op(m, sg, k++, ad, 2, ain, 1, &out);
+    }
+    int32_t outs[2] = { out, s };
+    gc_sg_set_io(m, sg, 1, &in, s_out ? 2 : 1, outs);
     return m;
 }
+static gc_model *swish_model(int n, bool s_first, bool s_out) { return swish_model_pre(n, s_first, s_out, 0); }
 
 GC_TEST(interp_absorb_swish) {
     enum { N = 1000 };
@@ -99,6 +114,20 @@ GC_TEST(interp_absorb_swish) {
     CHECK(run(m, x, N, got, N, GC_PREC_FP32, false, false, &ab));
     CHECK_EQ_INT(ab, 0);
     gc_model_free(m);
+    /* x an activation: y written over x when x is dead after the swish (a smaller arena
+     * than the reference run's, which keeps both), not when x is read again */
+    for (int pre = 1; pre <= 2; pre++)
+        for (int f = 0; f < 2; f++) {
+            m = swish_model_pre(N, f == 1, false, pre);
+            CHECK(run(m, x, N, ref, N, GC_PREC_FP32, false, true, &ab));
+            const size_t arena_ref = last_arena;
+            CHECK(run(m, x, N, got, N, GC_PREC_FP32, false, false, &ab));
+            check_same(got, ref, N, pre == 1 ? "swish over x" : "swish, x read after");
+            CHECK_EQ_INT(ab, 1);
+            CHECK_MSG(pre == 1 ? last_arena < arena_ref : last_arena == arena_ref, "pre %d: arena %zu vs %zu", pre,
+                      last_arena, arena_ref);
+            gc_model_free(m);
+        }
 }
 
 /* x [1, H, W, C] -> PADV2 (value v) -> DEPTHWISE_CONV_2D 3x3 stride 2 VALID (w [1, 3, 3, C]),

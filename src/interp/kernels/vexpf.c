@@ -27,9 +27,9 @@ static void run_scalar(gc_vexp_op op, const float *x, float *y, size_t n, const 
 
 /* exp(t) = 2^(k/16) exp(r), k = round(16 t / ln 2), r = t - k LN2_16 (|r| <= 0.0217; one
  * FMA: LN2_16 is ln2/16 rounded to double, off by 1.5e-18, so r is off by at most 2043 x
- * that = 2^-48.3 relative in exp(r)); 2^(k/16) = 2^floor(k/16) TAB[k mod 16] (TAB: 2^(j/16)
- * rounded to double: 2^(j/16) for j < 16, whose bits TABK holds); exp(r) by a degree-4 polynomial fitted for relative error on
- * [-0.02167, 0.02167] (ln2/32 (1 + 1e-6); Remez in mpmath, then the coefficients rounded
+ * that = 2^-48.3 relative in exp(r)); 2^(k/16) = 2^floor(k/16) TAB[k mod 16] (TAB[j]: 2^(j/16)
+ * rounded to double, held as bits in TABK below); exp(r) by a degree-4 polynomial fitted for
+ * relative error on [-0.02167, 0.02167] (ln2/32 (1 + 1e-6); Remez in mpmath, then the coefficients rounded
  * to double: 2^-38.55 at most on 200001 points, the equioscillation bound of the fit).
  * With Horner's roundings in double (4 steps, < 2^-50.9), TAB's and the last product's
  * (2^-53 each) and r's error: |m - e^t| < 2^-38.5 e^t. */
