@@ -56,12 +56,12 @@ static const double C[NC] = { 0x1.5553a004c70eep-5, 0x1.5557e54b8e892p-3, 0x1.00
 #define T256 __attribute__((target("avx2,fma")))
 #define INL static inline __attribute__((always_inline))
 
-/* ---- AVX-512F: NV vectors of 16 floats a step, each as two halves of 8 doubles, every
- * stage written across all 2 NV halves so that the independent chains interleave (one
+/* ---- AVX-512F: nv (1 or 2) vectors of 16 floats a step, each as two halves of 8 doubles,
+ * every stage written across all 2 nv halves so that the independent chains interleave (one
  * vector's chain is about 60 cycles of latency: the scheduler cannot overlap enough of
  * them on its own) ---- */
 
-/* e[0, 16 NV) = (t < zb ? +0 : expf(t)), t = T(x[i]), from x[0, 16 NV); sl[j] = the lanes
+/* e[0, 16 nv) = (t < zb ? +0 : expf(t)), t = T(x[i]), from x[0, 16 nv); sl[j] = the lanes
  * of vector j still to compute the plain way (neither fast and unambiguous nor zero: their
  * e is left as the vector gave it). No call in here, so that the constants stay in
  * registers across the loop. */
