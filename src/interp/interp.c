@@ -548,21 +548,53 @@ static int plan_cmp(const void *a, const void *b) {
  * row's max from the row, then writes each element after reading it: the same bits in
  * place). An attention's score tensor is the largest activation of a transformer
  * (whisper-tiny's encoder: 6 x 1500 x 1500 floats, 54 MB), so this halves its peak.
- * Any precision: the input is dead, so rounding the output in place harms nothing. */
+ * Any precision: the input is dead, so rounding the output in place harms nothing.
+ * Likewise a swish (a MUL of x and an absorbed LOGISTIC(x), elementwise.c: fp32 only)
+ * whose x block nobody reads after it writes y over x (kernels/vexpf.h: x may be y), so
+ * that its stores find their lines in cache. */
+static int32_t last_read(const gc_frame *f, const int32_t *rep, const gc_rt *x) {
+    int32_t last = 0;
+    for (int32_t t = 0; t < f->s->n_tensors; t++)
+        if (rep[t] == rep[x->index] && f->t[t].last > last) last = f->t[t].last;
+    return last;
+}
+
+/* node i is a swish (its LOGISTIC absorbed): its x, else NULL */
+static const gc_rt *swish_x(const gc_frame *f, int32_t i) {
+    const gc_node *n = &f->nodes[i];
+    if (n->code != GC_OP_MUL || n->n_in != 2 || n->n_out != 1 || !n->in[0] || !n->in[1]) return NULL;
+    for (int side = 0; side < 2; side++) {
+        const gc_rt *sig = n->in[side], *x = n->in[1 - side];
+        for (int32_t j = 0; j < i; j++) {
+            const gc_node *p = &f->nodes[j];
+            if (p->n_out == 1 && p->out[0] == sig) {
+                if (p->absorbed && p->code == GC_OP_LOGISTIC && p->n_in >= 1 && p->in[0] == x) return x;
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
 static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
     for (int32_t i = 0; i < f->s->n_tensors; i++) rep[i] = i;
     const bool f16 = prec_f16(it->o.precision);
     for (int32_t i = 0; i < f->n_nodes; i++) {
         const gc_node *n = &f->nodes[i];
+        const gc_rt *sx = n->folded ? NULL : swish_x(f, i);
+        if (sx) {
+            const gc_rt *y = n->out[0];
+            if (sx->kind == GC_RT_ACT && y->kind == GC_RT_ACT && sx->nbytes == y->nbytes && sx->dtype == GC_T_FLOAT32 &&
+                y->dtype == GC_T_FLOAT32 && last_read(f, rep, sx) == i + 1)
+                rep[y->index] = rep[sx->index];
+            continue;
+        }
         if (n->folded || n->n_in < 1 || n->n_out != 1 || !n->in[0] || !n->out[0]) continue;
         const gc_rt *x = n->in[0], *y = n->out[0];
         if (x->kind != GC_RT_ACT || y->kind != GC_RT_ACT || x->nbytes != y->nbytes || x->dtype != y->dtype) continue;
         if (n->code == GC_OP_SOFTMAX || n->code == GC_OP_LOG_SOFTMAX) {
             if ((x->dtype != GC_T_FLOAT32 && x->dtype != GC_T_FLOAT64) || n->n_in != 1) continue;
-            int32_t last = 0;
-            for (int32_t t = 0; t < f->s->n_tensors; t++)
-                if (rep[t] == rep[x->index] && f->t[t].last > last) last = f->t[t].last;
-            if (last != i + 1) continue;              /* read later, or a subgraph in/output */
+            if (last_read(f, rep, x) != i + 1) continue;      /* read later, or a subgraph in/output */
             rep[y->index] = rep[x->index];
             continue;
         }

@@ -1,14 +1,15 @@
 /* test_interp_absorb.c — float ops absorbed into the op after them in fp32 (gc_node.absorbed):
  * a LOGISTIC into the MUL of x and LOGISTIC(x) (swish, elementwise.c) and a PAD of zeros into
- * the DEPTHWISE_CONV_2D after it (conv.c). Two-op models, each run fp32 by default, with a
+ * the DEPTHWISE_CONV_2D or CONV_2D after it (conv.c). Two-op models, each run fp32 by default, with a
  * node callback (nothing absorbed) and with --reference-kernels: the same bits, and the
  * absorption counted only where allowed (not when the LOGISTIC is also a result, not for a
- * PAD of 1, not for an Inf weight, never in fp16). */
+ * PAD of 1, not for an Inf weight, never in fp16); a swish over a dead x writes y over it.  */
 #include "test.h"
 #include "interp/interp.h"
 #include "model/model.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static float frand(uint32_t *s) {
@@ -20,6 +21,8 @@ static int on_node_nop(int32_t op, const gc_tview *outs, int n_outs, void *user)
     (void)op; (void)outs; (void)n_outs; (void)user;
     return 0;
 }
+
+static size_t last_arena;           /* run's planned activation peak */
 
 /* run m (one float input of n floats) and copy output 0 (n_out floats); absorbed ops into *abs */
 static bool run(gc_model *m, const float *x, size_t n, float *out, size_t n_out, gc_precision p, bool observe,
@@ -42,6 +45,7 @@ static bool run(gc_model *m, const float *x, size_t n, float *out, size_t n_out,
         gc_interp_stats st;
         gc_interp_stats_get(it, &st);
         *abs = st.n_absorbed;
+        last_arena = st.arena_bytes;
     }
     if (!ok) fprintf(stderr, "  run failed: %s\n", it ? gc_interp_errmsg(it) : err);
     gc_interp_free(it);
@@ -55,22 +59,34 @@ static void check_same(const float *a, const float *b, size_t n, const char *wha
     CHECK_MSG(bad == 0, "%s: %zu of %zu outputs differ", what, bad, n);
 }
 
-/* x -> LOGISTIC -> s; y = MUL(x, s) or MUL(s, x); s also a result when `s_out` */
-static gc_model *swish_model(int n, bool s_first, bool s_out) {
+/* x -> LOGISTIC -> s; y = MUL(x, s) or MUL(s, x); s also a result when `s_out`. pre 1: x is
+ * not the input but MUL(in, in) (an activation the swish may overwrite: y over x, interp.c
+ * plan_aliases); pre 2: that x is read again after the swish (y2 = ADD(y, x), the output) */
+static gc_model *swish_model_pre(int n, bool s_first, bool s_out, int pre) {
     gc_model *m = gc_model_new();
     int32_t sg = gc_model_add_subgraph(m, "main");
     int32_t shp[2] = { 1, n };
-    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 2, shp, 0);
+    int32_t in = gc_sg_add_tensor(m, sg, "in", GC_T_FLOAT32, 2, shp, 0);
+    int32_t x = pre ? gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 2, shp, 0) : in;
     int32_t s = gc_sg_add_tensor(m, sg, "s", GC_T_FLOAT32, 2, shp, 0);
     int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 2, shp, 0);
     int32_t lg = gc_model_add_opcode(m, GC_OP_LOGISTIC, NULL, 1), mu = gc_model_add_opcode(m, GC_OP_MUL, NULL, 1);
-    gc_sg_insert_op(m, sg, 0, lg, 1, &x, 1, &s);
+    int32_t k = 0;
+    if (pre) { int32_t sq[2] = { in, in }; gc_sg_insert_op(m, sg, k++, mu, 2, sq, 1, &x); }
+    gc_sg_insert_op(m, sg, k++, lg, 1, &x, 1, &s);
     int32_t min[2] = { s_first ? s : x, s_first ? x : s };
-    gc_sg_insert_op(m, sg, 1, mu, 2, min, 1, &y);
-    int32_t outs[2] = { y, s };
-    gc_sg_set_io(m, sg, 1, &x, s_out ? 2 : 1, outs);
+    gc_sg_insert_op(m, sg, k++, mu, 2, min, 1, &y);
+    int32_t out = y;
+    if (pre == 2) {
+        out = gc_sg_add_tensor(m, sg, "y2", GC_T_FLOAT32, 2, shp, 0);
+        int32_t ad = gc_model_add_opcode(m, GC_OP_ADD, NULL, 1), ain[2] = { y, x };
+        gc_sg_insert_op(m, sg, k++, ad, 2, ain, 1, &out);
+    }
+    int32_t outs[2] = { out, s };
+    gc_sg_set_io(m, sg, 1, &in, s_out ? 2 : 1, outs);
     return m;
 }
+static gc_model *swish_model(int n, bool s_first, bool s_out) { return swish_model_pre(n, s_first, s_out, 0); }
 
 GC_TEST(interp_absorb_swish) {
     enum { N = 1000 };
@@ -98,30 +114,59 @@ GC_TEST(interp_absorb_swish) {
     CHECK(run(m, x, N, got, N, GC_PREC_FP32, false, false, &ab));
     CHECK_EQ_INT(ab, 0);
     gc_model_free(m);
+    /* x an activation: y written over x when x is dead after the swish (a smaller arena
+     * than the reference run's, which keeps both), not when x is read again */
+    for (int pre = 1; pre <= 2; pre++)
+        for (int f = 0; f < 2; f++) {
+            m = swish_model_pre(N, f == 1, false, pre);
+            CHECK(run(m, x, N, ref, N, GC_PREC_FP32, false, true, &ab));
+            const size_t arena_ref = last_arena;
+            CHECK(run(m, x, N, got, N, GC_PREC_FP32, false, false, &ab));
+            check_same(got, ref, N, pre == 1 ? "swish over x" : "swish, x read after");
+            CHECK_EQ_INT(ab, 1);
+            CHECK_MSG(pre == 1 ? last_arena < arena_ref : last_arena == arena_ref, "pre %d: arena %zu vs %zu", pre,
+                      last_arena, arena_ref);
+            gc_model_free(m);
+        }
 }
 
-/* x [1, H, W, C] -> PADV2 (value v) -> DEPTHWISE_CONV_2D 3x3 stride 2 VALID (w) -> y */
-static gc_model *pad_dw_model(int H, int W, int C, const int32_t *pads, const float *v, const float *w,
+/* x [1, H, W, C] -> PADV2 (value v) -> DEPTHWISE_CONV_2D 3x3 stride 2 VALID (w [1, 3, 3, C]),
+ * or with OC > 0 CONV_2D 3x3 stride 2 VALID (w [OC, 3, 3, C]) -> y */
+static gc_model *pad_dw_model(int H, int W, int C, int OC, const int32_t *pads, const float *v, const float *w,
                               const float *bias, int *OH, int *OW) {
+    const bool conv = OC > 0;
+    if (!conv) OC = C;
     gc_model *m = gc_model_new();
     int32_t sg = gc_model_add_subgraph(m, "main");
     int32_t xs[4] = { 1, H, W, C }, ps[2] = { 4, 2 }, one[1] = { 1 };
     int32_t Hp = H + pads[2] + pads[3], Wp = W + pads[4] + pads[5];
     *OH = (Hp - 3) / 2 + 1; *OW = (Wp - 3) / 2 + 1;
-    int32_t pshp[4] = { 1, Hp, Wp, C }, ws[4] = { 1, 3, 3, C }, bs[1] = { C }, ys[4] = { 1, *OH, *OW, C };
+    int32_t pshp[4] = { 1, Hp, Wp, C }, ws[4] = { conv ? OC : 1, 3, 3, C }, bs[1] = { OC }, ys[4] = { 1, *OH, *OW, OC };
     int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 4, xs, 0);
     int32_t pd = gc_sg_add_tensor(m, sg, "pads", GC_T_INT32, 2, ps, (uint32_t)gc_model_add_buffer(m, pads, 8 * 4));
     int32_t pv = gc_sg_add_tensor(m, sg, "v", GC_T_FLOAT32, 1, one, (uint32_t)gc_model_add_buffer(m, v, 4));
     int32_t xp = gc_sg_add_tensor(m, sg, "xp", GC_T_FLOAT32, 4, pshp, 0);
-    int32_t wt = gc_sg_add_tensor(m, sg, "w", GC_T_FLOAT32, 4, ws, (uint32_t)gc_model_add_buffer(m, w, (uint64_t)9 * C * 4));
-    int32_t bt = gc_sg_add_tensor(m, sg, "b", GC_T_FLOAT32, 1, bs, (uint32_t)gc_model_add_buffer(m, bias, (uint64_t)C * 4));
+    int32_t wt = gc_sg_add_tensor(m, sg, "w", GC_T_FLOAT32, 4, ws,
+                                  (uint32_t)gc_model_add_buffer(m, w, (uint64_t)9 * C * (conv ? OC : 1) * 4));
+    int32_t bt = gc_sg_add_tensor(m, sg, "b", GC_T_FLOAT32, 1, bs, (uint32_t)gc_model_add_buffer(m, bias, (uint64_t)OC * 4));
     int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 4, ys, 0);
-    int32_t opad = gc_model_add_opcode(m, GC_OP_PADV2, NULL, 1), odw = gc_model_add_opcode(m, GC_OP_DEPTHWISE_CONV_2D, NULL, 2);
+    int32_t opad = gc_model_add_opcode(m, GC_OP_PADV2, NULL, 1),
+            odw = gc_model_add_opcode(m, conv ? GC_OP_CONV_2D : GC_OP_DEPTHWISE_CONV_2D, NULL, conv ? 1 : 2);
     int32_t pin[3] = { x, pd, pv };
     gc_sg_insert_op(m, sg, 0, opad, 3, pin, 1, &xp);
     int32_t din[3] = { xp, wt, bt };
     int32_t k = gc_sg_insert_op(m, sg, 1, odw, 3, din, 1, &y);
     gc_op *op = &m->subgraphs[sg].ops[k];
+    if (conv) {
+        gc_opt_init(m, &op->opt, GC_BO_Conv2DOptions);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_padding, 1);                /* VALID */
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_h, 2);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_w, 2);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_h_factor, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_w_factor, 1);
+        gc_sg_set_io(m, sg, 1, &x, 1, &y);
+        return m;
+    }
     gc_opt_init(m, &op->opt, GC_BO_DepthwiseConv2DOptions);
     gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_padding, 1);       /* VALID */
     gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_h, 2);
@@ -133,30 +178,33 @@ static gc_model *pad_dw_model(int H, int W, int C, const int32_t *pads, const fl
     return m;
 }
 
-GC_TEST(interp_absorb_pad_depthwise) {
-    enum { H = 13, W = 10, C = 19 };
-    static float x[H * W * C], w[9 * C], bias[C], ref[H * W * C], got[H * W * C];
+/* the PAD sets and variants through DEPTHWISE_CONV_2D (OC 0) or CONV_2D (OC > 0; C = 3 is
+ * the RGB stem conv after the NCHW transpose) */
+static void pad_conv_cases(int H, int W, int C, int OC) {
+    const int nw = 9 * C * (OC > 0 ? OC : 1), ncol = OC > 0 ? OC : C;
+    float *x = malloc((size_t)H * W * C * sizeof *x), *w = malloc((size_t)nw * sizeof *w), *wv = malloc((size_t)nw * sizeof *wv);
+    float *bias = malloc((size_t)ncol * sizeof *bias);
+    float *ref = malloc((size_t)H * W * ncol * sizeof *ref), *got = malloc((size_t)H * W * ncol * sizeof *got);
     uint32_t seed = 11;
     for (int i = 0; i < H * W * C; i++) x[i] = frand(&seed);
     x[5] = INFINITY; x[77] = NAN;                                   /* inside the image: no matter */
-    for (int i = 0; i < 9 * C; i++) w[i] = frand(&seed) * 0.1f;
+    for (int i = 0; i < nw; i++) w[i] = frand(&seed) * 0.1f;
     w[3] = -0.0f;
-    for (int i = 0; i < C; i++) bias[i] = frand(&seed);
+    for (int i = 0; i < ncol; i++) bias[i] = frand(&seed);
     const int32_t padsets[3][8] = { { 0, 0, 1, 1, 1, 1, 0, 0 }, { 0, 0, 0, 1, 2, 0, 0, 0 }, { 0, 0, 3, 0, 0, 2, 0, 0 } };
     const float zero = 0.0f, onev = 1.0f;
     for (int ps = 0; ps < 3; ps++)
         for (int variant = 0; variant < 3; variant++) {        /* 0: zeros; 1: a PAD of 1; 2: an Inf weight */
-            float wv[9 * C];
-            memcpy(wv, w, sizeof wv);
-            if (variant == 2) wv[9 * C - 1] = INFINITY;
+            memcpy(wv, w, (size_t)nw * sizeof *wv);
+            if (variant == 2) wv[nw - 1] = INFINITY;
             int OH, OW, ab = -1;
-            gc_model *m = pad_dw_model(H, W, C, padsets[ps], variant == 1 ? &onev : &zero, wv, bias, &OH, &OW);
-            const size_t ny = (size_t)OH * OW * C;
+            gc_model *m = pad_dw_model(H, W, C, OC, padsets[ps], variant == 1 ? &onev : &zero, wv, bias, &OH, &OW);
+            const size_t ny = (size_t)OH * OW * ncol;
             CHECK(run(m, x, (size_t)H * W * C, ref, ny, GC_PREC_FP32, false, true, &ab));
             CHECK_EQ_INT(ab, 0);
             CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, false, false, &ab));
-            char what[64];
-            snprintf(what, sizeof what, "PAD set %d variant %d", ps, variant);
+            char what[80];
+            snprintf(what, sizeof what, "%s PAD set %d variant %d", OC > 0 ? "CONV_2D" : "DEPTHWISE", ps, variant);
             check_same(got, ref, ny, what);
             CHECK_MSG(ab == (variant == 0), "%s: %d absorbed", what, ab);
             CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, true, false, &ab));
@@ -164,4 +212,12 @@ GC_TEST(interp_absorb_pad_depthwise) {
             CHECK_EQ_INT(ab, 0);
             gc_model_free(m);
         }
+    free(x); free(w); free(wv); free(bias); free(ref); free(got);
+}
+
+GC_TEST(interp_absorb_pad_depthwise) { pad_conv_cases(13, 10, 19, 0); }
+
+GC_TEST(interp_absorb_pad_conv) {
+    pad_conv_cases(13, 10, 3, 16);
+    pad_conv_cases(9, 12, 8, 33);
 }

@@ -473,6 +473,26 @@ GC_TEST(kernel_concat_split_pack_transpose) {
     for (int i = 0; i < 4; i++) for (int j = 0; j < 2; j++) for (int k = 0; k < 3; k++)
         CHECK(tg[(i * 2 + j) * 3 + k] == t[(j * 3 + k) * 4 + i]);
     gc_model_free(r.m);
+
+    /* NCHW -> NHWC of 3 channels (shape.c tr_tile4's rows of 3): B 2, pixel counts with
+     * every remainder mod 4 and wider than one tile */
+    const int32_t hw[][2] = { { 5, 7 }, { 4, 4 }, { 3, 2 }, { 1, 1 }, { 37, 41 }, { 1, 1203 } };
+    for (int c = 0; c < 6; c++) {
+        const int32_t H = hw[c][0], W = hw[c][1], n = 2 * 3 * H * W;
+        float *xi = malloc((size_t)n * sizeof *xi), *yo = malloc((size_t)n * sizeof *yo);
+        for (int i = 0; i < n; i++) xi[i] = (float)i * 0.5f - 7.0f;
+        int32_t p4[4] = { 0, 2, 3, 1 };
+        T nins[] = { { GC_T_FLOAT32, 4, S(2, 3, H, W), NULL, xi, 0, 0 }, { GC_T_INT32, 1, S(4), p4, NULL, 0, 0 } };
+        T nouts[] = { { GC_T_FLOAT32, 4, S(2, H, W, 3), NULL, NULL, 0, 0 } };
+        r = build(GC_OP_TRANSPOSE, 0, nins, 2, nouts, 1);
+        CHECK(run(&r, nins, 2, 0, yo, (size_t)n * sizeof *yo, NULL, NULL));
+        long bad = 0;
+        for (int bi = 0; bi < 2; bi++) for (int h = 0; h < H; h++) for (int w = 0; w < W; w++) for (int k = 0; k < 3; k++)
+            bad += yo[((bi * H + h) * W + w) * 3 + k] != xi[((bi * 3 + k) * H + h) * W + w];
+        CHECK_MSG(bad == 0, "NCHW->NHWC %dx%d: %ld wrong", H, W, bad);
+        gc_model_free(r.m);
+        free(xi); free(yo);
+    }
 }
 
 GC_TEST(kernel_space_batch_depth_roundtrips) {

@@ -259,6 +259,18 @@ GC_TEST(kernels_fast_depthwise_random) {
     conv_case(true, 1, 20, 29, 17, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 1, false, false, false);
     conv_case(true, 1, 20, 29, 17, 1, 0, 1, 5, 5, 1, 1, 1, 1, false, 2, true, false, true);
     conv_case(true, 1, 5, 6, 16, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 0, true, true, false);
+    /* 5 x 5 stride 2 (SAME and VALID, a tail, Inf / NaN in x); rows of exactly 7 pixels
+     * (row7_512: every window kind, SAME with checks, VALID without, a channel tail) */
+    conv_case(true, 1, 31, 37, 35, 1, 0, 1, 5, 5, 2, 2, 1, 1, true, 3, true, false, false);
+    conv_case(true, 1, 29, 40, 32, 1, 0, 1, 5, 5, 2, 2, 1, 1, false, 0, true, true, false);
+    conv_case(true, 1, 7, 7, 72, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 0, true, false, false);
+    conv_case(true, 2, 7, 7, 35, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 3, true, true, false);
+    conv_case(true, 1, 14, 14, 48, 1, 0, 1, 5, 5, 2, 2, 1, 1, true, 1, true, false, false);
+    conv_case(true, 1, 13, 13, 33, 1, 0, 1, 5, 5, 2, 2, 1, 1, false, 0, false, false, false);
+    conv_case(true, 1, 14, 14, 64, 1, 0, 1, 3, 3, 2, 2, 1, 1, true, 0, true, false, false);
+    conv_case(true, 1, 11, 11, 40, 1, 0, 1, 5, 5, 1, 1, 1, 1, false, 2, true, false, false);
+    conv_case(true, 1, 9, 11, 16, 1, 0, 1, 3, 3, 1, 1, 2, 2, false, 0, true, false, false);
+    conv_case(true, 1, 7, 7, 17, 1, 0, 1, 3, 3, 1, 1, 2, 2, true, 0, true, false, true);
     /* rows shorter than the pixel block with several channel blocks (summed side by side):
      * a 31 x 1 filter over W = 1 (conformer), 2, 3 and 4 full blocks, a tail, padding */
     conv_case(true, 2, 40, 1, 80, 1, 0, 1, 31, 1, 1, 1, 1, 1, true, 0, true, false, false);

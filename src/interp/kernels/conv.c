@@ -503,12 +503,14 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
     return GC_OK;
 }
 
-/* fp32 DEPTHWISE_CONV_2D after a PAD / PADV2 of zeros on H and W only: the conv reads the
- * PAD's input, its padding grown by the PAD's top / left (the PAD is absorbed, never run).
- * The reference adds x*w = 0*w over the padded taps; the fast kernel skips taps outside
- * the image: the same sums while 0*w is +-0, so every weight must be finite (the sums
- * start at +0 and never become -0 in round-to-nearest: adding +-0 leaves them). */
-static void dw_absorb_pad(gc_ctx *ctx, gc_node *n, conv_data *d, const float *wf, int64_t K) {
+/* fp32 DEPTHWISE_CONV_2D / CONV_2D after a PAD / PADV2 of zeros on H and W only: the conv
+ * reads the PAD's input, its padding grown by the PAD's top / left (the PAD is absorbed,
+ * never run). The reference adds x*w = 0*w over the padded taps; the fast depthwise kernel
+ * skips taps outside the image, the fast CONV_2D reads them from a row of zeros (0*w
+ * again): the same sums while 0*w is +-0, so every weight must be finite (the sums start
+ * at +0 and never become -0 in round-to-nearest: adding +-0 leaves them; and then
+ * gc_convf_exact takes the filter, so the fast kernel runs). */
+static void absorb_pad(gc_ctx *ctx, gc_node *n, conv_data *d, const float *wf, int64_t K) {
     if (!ctx->fast) return;
     gc_node *p = gc_ctx_sole_producer(ctx, n, n->in[0]);
     if (!p || (p->code != GC_OP_PAD && p->code != GC_OP_PADV2) || p->n_in < 2) return;
@@ -540,7 +542,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (!d->OH || !d->OW || !d->B) return GC_OK;
     if (d->kind == K_DW) {
         if (d->mult != 1) return GC_OK;
-        dw_absorb_pad(ctx, n, d, wf, K);
+        absorb_pad(ctx, n, d, wf, K);
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
         n->fast = true;
@@ -552,6 +554,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         return GC_OK;
     }
     if (d->kind == K_TCONV) return tconv_fast_prepare(ctx, n, d, wf, bias);
+    absorb_pad(ctx, n, d, wf, K);
     bool pad = has_padding_taps(d);
     if (!gc_convf_exact(wf, (size_t)K * (size_t)d->OC, pad)) return GC_OK;
     gc_convf *c = gc_ctx_alloc(ctx, sizeof *c);

@@ -220,42 +220,51 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
         edge = (float *)((p + 63) & ~(uintptr_t)63);
     }
     gc_ukr_args u = { .T = T, .ICg = ICg, .a = ind, .lo = c->lo, .hi = c->hi, .ldy = c->OC };
+    /* a 1x1 stride-1 conv without padding: output pixel p reads input pixel p (the same
+     * pointers the general loop below computes, without its per-row position walk) */
+    const bool direct = c->KH == 1 && c->KW == 1 && c->sh == 1 && c->sw == 1 && c->pt == 0 && c->pl == 0 &&
+                        c->H == c->OH && c->W == c->OW;
     for (int64_t t = t0; t < t1; t++) {
         int64_t p0 = t * MR, mr = M - p0 < MR ? M - p0 : MR;
-        /* the tile's first pixel, then step through the next ones (no division per pixel) */
-        int32_t bi = (int32_t)(p0 / plane), oy = (int32_t)(p0 % plane / c->OW), ox = (int32_t)(p0 % plane % c->OW);
-        const int32_t b0 = bi, oy0 = oy, ox0 = ox;
-        for (int32_t m = 0; m < MR; m++) {
-            if (m == mr) { bi = b0; oy = oy0; ox = ox0; }   /* rows past the tile repeat row 0 */
-            const float *xb = x + (size_t)bi * (size_t)c->H * (size_t)c->W * (size_t)c->C;
-            const int32_t ix0 = ox * c->sw - c->pl;
-            for (int32_t ky = 0; ky < c->KH; ky++) {
-                const int32_t iy = oy * c->sh - c->pt + ky * c->dh;
-                const bool row_in = iy >= 0 && iy < c->H;
-                if (runs) {
-                    const float *src = c->zero;
-                    if (row_in && ix0 >= 0 && ix0 + c->KW <= c->W) {
-                        src = xb + ((size_t)iy * (size_t)c->W + (size_t)ix0) * (size_t)c->C;
-                    } else if (row_in) {                   /* part of the run is outside */
-                        float *e = edge + ((size_t)m * (size_t)c->KH + (size_t)ky) * (size_t)RUN;
-                        for (int32_t kx = 0; kx < c->KW; kx++) {
-                            const int32_t ix = ix0 + kx;
-                            const float *sp = xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C;
-                            for (int32_t i = 0; i < c->C; i++) e[(size_t)kx * c->C + i] = ix >= 0 && ix < c->W ? sp[i] : 0.0f;
+        if (direct) {
+            for (int32_t m = 0; m < MR; m++)                      /* rows past the tile repeat row 0 */
+                ind[m] = x + (size_t)(p0 + (m < mr ? m : 0)) * (size_t)c->C;
+        } else {
+            /* the tile's first pixel, then step through the next ones (no division per pixel) */
+            int32_t bi = (int32_t)(p0 / plane), oy = (int32_t)(p0 % plane / c->OW), ox = (int32_t)(p0 % plane % c->OW);
+            const int32_t b0 = bi, oy0 = oy, ox0 = ox;
+            for (int32_t m = 0; m < MR; m++) {
+                if (m == mr) { bi = b0; oy = oy0; ox = ox0; }   /* rows past the tile repeat row 0 */
+                const float *xb = x + (size_t)bi * (size_t)c->H * (size_t)c->W * (size_t)c->C;
+                const int32_t ix0 = ox * c->sw - c->pl;
+                for (int32_t ky = 0; ky < c->KH; ky++) {
+                    const int32_t iy = oy * c->sh - c->pt + ky * c->dh;
+                    const bool row_in = iy >= 0 && iy < c->H;
+                    if (runs) {
+                        const float *src = c->zero;
+                        if (row_in && ix0 >= 0 && ix0 + c->KW <= c->W) {
+                            src = xb + ((size_t)iy * (size_t)c->W + (size_t)ix0) * (size_t)c->C;
+                        } else if (row_in) {                   /* part of the run is outside */
+                            float *e = edge + ((size_t)m * (size_t)c->KH + (size_t)ky) * (size_t)RUN;
+                            for (int32_t kx = 0; kx < c->KW; kx++) {
+                                const int32_t ix = ix0 + kx;
+                                const float *sp = xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C;
+                                for (int32_t i = 0; i < c->C; i++) e[(size_t)kx * c->C + i] = ix >= 0 && ix < c->W ? sp[i] : 0.0f;
+                            }
+                            src = e;
                         }
-                        src = e;
+                        ind[(size_t)ky * MR + m] = src;
+                        continue;
                     }
-                    ind[(size_t)ky * MR + m] = src;
-                    continue;
+                    for (int32_t kx = 0; kx < c->KW; kx++) {
+                        const int32_t ix = ix0 + kx * c->dw;
+                        const bool in = row_in && ix >= 0 && ix < c->W;
+                        ind[(size_t)(ky * c->KW + kx) * MR + m] =
+                            in ? xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C : c->zero;
+                    }
                 }
-                for (int32_t kx = 0; kx < c->KW; kx++) {
-                    const int32_t ix = ix0 + kx * c->dw;
-                    const bool in = row_in && ix >= 0 && ix < c->W;
-                    ind[(size_t)(ky * c->KW + kx) * MR + m] =
-                        in ? xb + ((size_t)iy * (size_t)c->W + (size_t)ix) * (size_t)c->C : c->zero;
-                }
+                if (m < mr && ++ox == c->OW) { ox = 0; if (++oy == c->OH) { oy = 0; bi++; } }
             }
-            if (m < mr && ++ox == c->OW) { ox = 0; if (++oy == c->OH) { oy = 0; bi++; } }
         }
         u.mr = (int32_t)mr;
         float *yt = y + (size_t)p0 * (size_t)c->OC;

@@ -248,6 +248,25 @@ typedef float tr_v4 __attribute__((vector_size(16)));
 static void tr_tile4(const uint32_t *xs, uint32_t *ys, int64_t ia, int64_t ib, int64_t ja, int64_t jb,
                      int64_t stj, int64_t ostp) {
     int64_t i4 = ia + (ib - ia) / 4 * 4, j4 = ja + (jb - ja) / 4 * 4;
+    if (jb - ja == 3 && ostp == 3) {
+        /* three planes interleaved into rows of 3 (NCHW -> NHWC of an RGB image): 4 pixels
+         * a step, ys[3 i + k] = xs[i + (ja + k) stj] for k < 3, as 3 vectors of 4 */
+        const uint32_t *x0 = xs + ja * stj, *x1 = x0 + stj, *x2 = x1 + stj;
+        for (int64_t i = ia; i < i4; i += 4) {
+            tr_v4 r0, r1, r2;
+            memcpy(&r0, x0 + i, 16); memcpy(&r1, x1 + i, 16); memcpy(&r2, x2 + i, 16);
+            tr_v4 a = __builtin_shufflevector(r0, r1, 0, 4, 1, 5);          /* r0_0 r1_0 r0_1 r1_1 */
+            tr_v4 b = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);          /* r0_2 r1_2 r0_3 r1_3 */
+            tr_v4 o0 = __builtin_shufflevector(a, r2, 0, 1, 4, 2);          /* r0_0 r1_0 r2_0 r0_1 */
+            tr_v4 c = __builtin_shufflevector(a, r2, 3, 5, 3, 5);           /* r1_1 r2_1 . . */
+            tr_v4 o1 = __builtin_shufflevector(c, b, 0, 1, 4, 5);           /* r1_1 r2_1 r0_2 r1_2 */
+            tr_v4 o2 = __builtin_shufflevector(b, r2, 6, 2, 3, 7);          /* r2_2 r0_3 r1_3 r2_3 */
+            memcpy(ys + i * 3 + ja, &o0, 16); memcpy(ys + i * 3 + ja + 4, &o1, 16); memcpy(ys + i * 3 + ja + 8, &o2, 16);
+        }
+        for (int64_t i = i4; i < ib; i++)
+            for (int64_t j = ja; j < jb; j++) ys[i * ostp + j] = xs[i + j * stj];
+        return;
+    }
     for (int64_t j = ja; j < j4; j += 4)
         for (int64_t i = ia; i < i4; i += 4) {
             tr_v4 r0, r1, r2, r3;               /* rows j..j+3 of the input plane, i..i+3 */

@@ -16,19 +16,18 @@
  * How the bits are kept (AVX-512F and AVX2 + FMA; the scalar level is the plain loop):
  * each t in [-87, 88.5] (exp(t) a normal float) is widened to double and exp(t) computed
  * there as 2^(k/16) exp(r), r = t - k ln2/16 with |r| <= 0.0217 (one FMA), 2^(k/16) from
- * a table of 16 doubles and the exponent, exp(r) by a fitted polynomial of degree 5
- * (vexpf.c): a double m with |m - e^t| <= 2^-46 e^t. Rounding m to float gives the float
- * nearest e^t unless e^t
- * is close to a midpoint between two floats. The libm expf this matches is assumed to
- * return the float nearest to some y with |y - e^t| <= 2^-33 e^t (glibc and musl since
- * 2018 compute y in double with relative error 1.69 * 2^-34 = 2^-33.24 before their one
- * rounding).
- * Then whenever m lies farther than (2^-33 + 2^-46) e^t from every midpoint, y and e^t and
- * m all round to the same float. In units of m's last bit (2^-52 of its binade), with
- * e^t < 2 * binade * (1 + 2^-46), that distance is below 2^20 + 2^8: lanes whose low 29
- * bits (the ones float drops) are within 2^20 + 2^10 of the midpoint 2^28 call expf
- * instead (about 0.4% of random arguments), as do the arguments
- * outside [-87, 88.5] that are not below zb (NaN, overflow, subnormal results).
+ * a table of 16 doubles and the exponent, exp(r) by a fitted polynomial of degree 4
+ * (vexpf.c; tools/vexpf_fit.py): a double m with |m - e^t| <= 2^-38.5 e^t. Rounding m to
+ * float gives the float nearest e^t unless e^t is close to a midpoint between two floats.
+ * The libm expf this matches is assumed to return the float nearest to some y with
+ * |y - e^t| <= 2^-33 e^t (glibc and musl since 2018 compute y in double with relative
+ * error 1.69 * 2^-34 = 2^-33.24 before their one rounding).
+ * Then whenever m lies farther than (2^-33 + 2^-38.5) e^t from every midpoint, y and e^t
+ * and m all round to the same float. In units of m's last bit (2^-52 of its binade), with
+ * e^t < 2 * binade * (1 + 2^-38), that distance is below 2^20 + 2^14.5 + 1: lanes whose
+ * low 29 bits (the ones float drops) are within WIN = 2^20 + 2^16 of the midpoint 2^28
+ * call expf instead (about 0.41% of random arguments), as do the arguments outside
+ * [-87, 88.5] that are not below zb (NaN, overflow, subnormal results).
  * tests/c/test_vexpf.c holds every level to expf on a sweep of the float range, and on all
  * 2^32 floats with GC_VEXPF_EXHAUSTIVE=1 (docs/measurements/floatfast-2026-12-02b.md).
  */
