@@ -18,10 +18,11 @@ static const gc_f16_model native_model = {
     .conv = GC_ACC_F32, .depthwise = GC_ACC_F32,
     .winograd = true,
     /* measured bit for bit on the H200 2026-12-03 (tools/fp16_arith_probe.py,
-     * docs/measurements/fp16-arith-2026-12-03.md): half2 fused multiply-add chains for
-     * K <= 16, matrix-core chunks of 16 into a half accumulator for K >= 64 */
+     * docs/measurements/fp16-arith-2026-12-03.md): matrix-core chunks of 16 into a half
+     * accumulator where K % 16, N % 32 and M >= 16 allow, else half2 fused multiply-add
+     * chains */
     .fc = GC_ACC_K16H, .bmm = GC_ACC_K16H,
-    .mm_small = GC_ACC_H2FMA, .mm_small_k = 16,
+    .mma_k = 16, .mma_n = 32, .mma_min_m = 16, .mm_other = GC_ACC_H2FMA,
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
     .half_math = true, .reduce_chains = true, .saturate = false,
     .scalar_args = true,
@@ -41,8 +42,8 @@ static const gc_f16_model js_model = {
     .reduce_chains = true, .scalar_args = true,
 };
 
-gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long K) {
-    if (m->mm_small_k > 0 && K <= m->mm_small_k) return m->mm_small;
+gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long M, long long K, long long N) {
+    if (m->mma_k > 0 && (K % m->mma_k || N % m->mma_n || M < m->mma_min_m)) return m->mm_other;
     return bmm ? m->bmm : m->fc;
 }
 

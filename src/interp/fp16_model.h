@@ -23,10 +23,12 @@
  *                chunk shorter), each chunk's products summed in float from +0 in k
  *                order, the chunk sum added to a half accumulator: acc = r(acc + part),
  *                acc from +0 (measured bit for bit on the H200's native runtime for
- *                FULLY_CONNECTED and BATCH_MATMUL with K >= 64: 99.93-100 % of outputs).
+ *                FULLY_CONNECTED and BATCH_MATMUL on the matrix cores: 99.93-100 % of outputs).
  *   GC_ACC_H2FMA half2 fused multiply-add chains: lane A sums the even k, lane B the odd
  *                k, each step A = r(x w + A) with one rounding, the result r(A + B)
- *                (measured bit for bit, 100 %, for K <= 16).
+ *                (measured bit for bit, 100 %, for K <= 16 off the matrix cores; larger K
+ *                off them came out with about the same error, 0.65-1.5x, but other bits:
+ *                the kernel there is not known exactly).
  */
 #ifndef GC_FP16_MODEL_H
 #define GC_FP16_MODEL_H
@@ -54,10 +56,14 @@ typedef struct gc_f16_model {
     bool winograd;
     gc_f16_acc fc;              /* FULLY_CONNECTED */
     gc_f16_acc bmm;             /* BATCH_MATMUL */
-    /* FULLY_CONNECTED / BATCH_MATMUL with a depth K <= mm_small_k (0: none) take
-     * mm_small instead (gc_f16_mm_acc) */
-    gc_f16_acc mm_small;
-    int mm_small_k;
+    /* FULLY_CONNECTED / BATCH_MATMUL [M x K] x [K x N] (FULLY_CONNECTED: M rows, N units)
+     * that the runtime runs on its matrix cores take `fc` / `bmm`: those with K a multiple
+     * of mma_k, N a multiple of mma_n and M >= mma_min_m (mma_k 0: every one); the others
+     * take mm_other (gc_f16_mm_acc). Measured on the H200 2026-12-03: K 16..512 by 16, N 32
+     * ... 8128 by 32 and M 64..256 took the matrix cores; K 24 / 100 / 197, N 20 / 120 /
+     * 197 / 496 and M 1 / 7 did not (M between 8 and 63: not measured; 16 assumed). */
+    int mma_k, mma_n, mma_min_m;
+    gc_f16_acc mm_other;
     gc_f16_acc reduce;          /* MEAN, SUM, REDUCE_PROD, pooling averages */
     gc_f16_acc softmax;         /* SOFTMAX / LOG_SOFTMAX: the exp sum */
     /* ops whose GPU formula has several steps compute each step in half:
@@ -78,8 +84,8 @@ typedef struct gc_f16_model {
     bool scalar_args;
 } gc_f16_model;
 
-/* The accumulation of a FULLY_CONNECTED (bmm false) or BATCH_MATMUL of depth K. */
-gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long K);
+/* The accumulation of a FULLY_CONNECTED (bmm false) or BATCH_MATMUL [M x K] x [K x N]. */
+gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long M, long long K, long long N);
 
 /* The model of a runtime (never NULL for a valid runtime). */
 const gc_f16_model *gc_f16_model_for(gc_f16_runtime r);

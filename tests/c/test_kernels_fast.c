@@ -89,16 +89,16 @@ static int n_cases, n_fast_cases;
 /* In each precision: the reference once, then the fast kernels at each level (1 and 3
  * threads): identical, and the fast path taken exactly when `want_fast` (fp32) /
  * `want_fast16` (the fp16 modes). */
-/* FULLY_CONNECTED / BATCH_MATMUL cases set their depth K here: the native fp16 model
- * runs K <= mm_small_k (half2 FMA chains) on the reference loop only (fc.c) */
-static int64_t case_k;
+/* FULLY_CONNECTED / BATCH_MATMUL cases set their M, K, N here: the native fp16 model
+ * runs the shapes off the matrix cores (half2 FMA chains) on the reference loop only (fc.c) */
+static int64_t case_m, case_k, case_n;
 
 static void compare2(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast, bool want_fast16, const char *what) {
     for (int mi = 0; mi < N_MODES; mi++) {
         const prec_mode *pm = &modes[mi];
         bool wf = pm->prec == GC_PREC_FP32 ? want_fast : want_fast16;
         if (pm->prec == GC_PREC_FP16 && case_k > 0 &&
-            gc_f16_mm_acc(gc_f16_model_for(pm->rt), false, case_k) == GC_ACC_H2FMA) wf = false;
+            gc_f16_mm_acc(gc_f16_model_for(pm->rt), false, case_m, case_k, case_n) == GC_ACC_H2FMA) wf = false;
         float *want = NULL; size_t nw = 0; int nf = 0;
         CHECK_MSG(run(r, ins, n_in, pm, true, 1, &want, &nw, &nf), "%s [%s]: reference run failed", what, pm->name);
         if (!want) continue;
@@ -330,7 +330,7 @@ static void fc_case(int rows, int K, int N, int act, int bias_kind, bool w_runti
     gc_opt_set_int(r.m, &r.op->opt, GC_O_FullyConnectedOptions_fused_activation_function, act);
     char what[128];
     snprintf(what, sizeof what, "FC %dx%d * [%d,%d]' act%d bias%d wrt%d", rows, K, N, K, act, bias_kind, w_runtime);
-    case_k = K;
+    case_m = rows; case_k = K; case_n = N;
     compare(&r, ins, 3, bias_kind != 2, what);
     case_k = 0;
     gc_model_free(r.m);
@@ -349,6 +349,8 @@ GC_TEST(kernels_fast_fully_connected) {
     fc_case(9, 33, 5, 3, 2, false);               /* run-time bias: the reference */
     fc_case(37, 1024, 40, 1, 1, false);           /* rows 4 KiB apart: tiles copied apart (gemm_f32.h) */
     fc_case(17, 2048, 20, 0, 0, true);            /* the same with a one-row last tile */
+    fc_case(40, 48, 96, 1, 1, false);             /* fp16 native on the matrix cores (K16H) */
+    fc_case(16, 64, 32, 0, 0, true);
 }
 
 /* BATCH_MATMUL [Ba, 1, M, K] x [Bb, K, N] (adj_x / adj_y transpose the last two dims). */
@@ -365,7 +367,7 @@ static void bmm_case(int Ba, int Bb, int M, int K, int N, bool adj_x, bool adj_y
     gc_opt_set_int(r.m, &r.op->opt, GC_O_BatchMatMulOptions_adj_y, adj_y);
     char what[128];
     snprintf(what, sizeof what, "BMM [%d,1,%d,%d] x [%d,%d,%d] adj %d%d const %d", Ba, M, K, Bb, K, N, adj_x, adj_y, b_const);
-    case_k = K;
+    case_m = M; case_k = K; case_n = N;
     compare(&r, ins, 2, true, what);
     case_k = 0;
     gc_model_free(r.m);
@@ -378,6 +380,8 @@ GC_TEST(kernels_fast_batch_matmul) {
     bmm_case(1, 1, 1, 64, 100, false, false, true);
     bmm_case(2, 1, 70, 64, 80, true, false, false);  /* split over 3 threads */
     bmm_case(1, 2, 20, 1024, 24, false, true, false); /* rows 4 KiB apart: tiles copied apart */
+    bmm_case(2, 1, 33, 64, 64, false, false, false);  /* fp16 native on the matrix cores (K16H) */
+    bmm_case(1, 1, 16, 32, 96, true, true, true);
 }
 
 GC_TEST(kernels_fast_isa_levels) {

@@ -65,9 +65,9 @@
 
 /* the fp16 modes' accumulation of a FULLY_CONNECTED / BATCH_MATMUL of depth K
  * (fp16_model.h; fp16-acc: every step in half; fp32: float) */
-static gc_f16_acc mm_acc(const gc_ctx *ctx, bool bmm, int64_t K) {
+static gc_f16_acc mm_acc(const gc_ctx *ctx, bool bmm, int64_t M, int64_t K, int64_t N) {
     if (ctx->acc16) return GC_ACC_F16;
-    return ctx->hm ? gc_f16_mm_acc(ctx->hm, bmm, K) : GC_ACC_F32;
+    return ctx->hm ? gc_f16_mm_acc(ctx->hm, bmm, M, K, N) : GC_ACC_F32;
 }
 
 typedef struct fc_data {
@@ -133,8 +133,8 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     if (!pb) return GC_ERR_NOMEM;
     GC_UNSUP(ctx, d->N <= INT32_MAX && d->K <= INT32_MAX, "weights [%lld, %lld] out of range", (long long)d->N, (long long)d->K);
     /* fp16: fc_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_SLICE;
-     * GC_ACC_K16H; GC_ACC_H2FMA has no fast kernels: the reference loop, K <= 16) */
-    const gc_f16_acc fa = mm_acc(ctx, false, d->K);
+     * GC_ACC_K16H; GC_ACC_H2FMA has no fast kernels: the reference loop) */
+    const gc_f16_acc fa = mm_acc(ctx, false, d->rows, d->K, d->N);
     if (fa == GC_ACC_H2FMA) return GC_OK;
     const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_SLICE ? GC_GEMM_SLICE
                             : fa == GC_ACC_K16H ? GC_GEMM_K16H : GC_GEMM_F32;
@@ -677,7 +677,7 @@ GC_CLONES static void fc_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     if (x->dtype == GC_T_FLOAT32) {
         float *acc = (float *)(j->acc + (size_t)wk * acc_stride(N));
         const float *bias = b ? (const float *)b->data : NULL;
-        const gc_f16_acc fa = mm_acc(ctx, false, K);
+        const gc_f16_acc fa = mm_acc(ctx, false, d->rows, K, N);
         const bool a16 = fa == GC_ACC_F16, slice = fa == GC_ACC_SLICE;
         float *part = acc + N;                   /* SLICE, K16H: the partial sums; H2FMA: lane B */
         for (int64_t r = r0; r < r1; r++) {
@@ -928,8 +928,8 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
     /* fp16: bmm_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_K16H;
-     * GC_ACC_H2FMA: the reference loop, K <= 16) */
-    const gc_f16_acc fa = mm_acc(ctx, true, d->K);
+     * GC_ACC_H2FMA: the reference loop) */
+    const gc_f16_acc fa = mm_acc(ctx, true, d->M, d->K, d->N);
     if (fa == GC_ACC_H2FMA || fa == GC_ACC_SLICE) return GC_OK;
     const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_K16H ? GC_GEMM_K16H : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
@@ -1153,7 +1153,7 @@ GC_CLONES static void bmm_ref_rows(void *arg, int64_t r0, int64_t r1, int wk) {
     gc_node *n = j->n;
     gc_rt *a = n->in[0], *y = n->out[0];
     const int64_t M = d->M, K = d->K, N = d->N;
-    const gc_f16_acc fa = mm_acc(ctx, true, K);
+    const gc_f16_acc fa = mm_acc(ctx, true, M, K, N);
     const bool a16 = fa == GC_ACC_F16;
     char *accb = (char *)n->scratch[d->acc_slot] + (size_t)wk * acc_stride(N);
     for (int64_t r = r0; r < r1; r++) {
