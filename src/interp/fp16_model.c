@@ -23,6 +23,7 @@ static const gc_f16_model native_model = {
      * chains */
     .fc = GC_ACC_K16H, .bmm = GC_ACC_K16H,
     .mma_k = 16, .mma_n = 32, .mma_min_m = 16, .mm_other = GC_ACC_H2FMA,
+    .conv_mma = true,
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
     .half_math = true, .reduce_chains = true, .saturate = false,
     .scalar_args = true,

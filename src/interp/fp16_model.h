@@ -64,6 +64,10 @@ typedef struct gc_f16_model {
      * 197 / 496 and M 1 / 7 did not (M between 8 and 63: not measured; 16 assumed). */
     int mma_k, mma_n, mma_min_m;
     gc_f16_acc mm_other;
+    /* CONV_2D (one group, not Winograd) on the matrix cores by the same shape rule, K = taps
+     * x channels, N = output channels, M = output pixels: GC_ACC_K16H over (tap, channel);
+     * the other convs as conv_small / conv */
+    bool conv_mma;
     gc_f16_acc reduce;          /* MEAN, SUM, REDUCE_PROD, pooling averages */
     gc_f16_acc softmax;         /* SOFTMAX / LOG_SOFTMAX: the exp sum */
     /* ops whose GPU formula has several steps compute each step in half:

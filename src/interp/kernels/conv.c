@@ -120,6 +120,8 @@ typedef struct {
     bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
     /* fp16 */
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
+    bool k16h;                          /* fp16 native on the matrix cores: GC_ACC_K16H over the
+                                           flattened (tap, channel) k (fp16_model.h conv_mma) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
     int wino_slot;                      /* scratch: one gc_wino16 worker area per thread */
     /* fast path (ctx->fast_float: fp32 and the fp16 modes; gemm_f32.h, dwconv_f32.h): bit-identical, replaces wt */
@@ -559,7 +561,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (!gc_convf_exact(wf, (size_t)K * (size_t)d->OC, pad)) return GC_OK;
     gc_convf *c = gc_ctx_alloc(ctx, sizeof *c);
     if (!c) return GC_ERR_NOMEM;
-    const gc_gemm_mode mode = d->a16 ? GC_GEMM_H16 : GC_GEMM_F32;
+    const gc_gemm_mode mode = d->k16h ? GC_GEMM_K16H : d->a16 ? GC_GEMM_H16 : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(&c->b, (gc_isa)ctx->isa, mode, d->G, (int32_t)K, d->OC / d->G);
     GC_UNSUP(ctx, nf > 0, "filter of %d x %lld is too large to pack", (int)d->OC, (long long)K);
     bool fresh;
@@ -621,9 +623,17 @@ static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w) {
     if (d->kind == K_DW) d->a16 = hm->depthwise == GC_ACC_F16;
     else if (d->kind == K_CONV && d->ICg <= hm->conv_small_max_ic) d->a16 = hm->conv_small == GC_ACC_F16;
     else d->a16 = hm->conv == GC_ACC_F16;
-    if (d->kind != K_CONV || !hm->winograd || !w || !w->known ||
-        !gc_wino16_eligible(d->KH, d->KW, d->sh, d->sw, d->dh, d->dw, d->G, d->C, d->OC, d->OH, d->OW))
-        return GC_OK;
+    const bool wino = d->kind == K_CONV && hm->winograd && w && w->known &&
+                      gc_wino16_eligible(d->KH, d->KW, d->sh, d->sw, d->dh, d->dw, d->G, d->C, d->OC, d->OH, d->OW);
+    /* the matrix cores' shapes (fp16_model.h): K = taps x channels, N = output channels,
+     * M = output pixels per image; one group */
+    const int64_t K = (int64_t)d->KH * d->KW * d->ICg;
+    if (d->kind == K_CONV && hm->conv_mma && !wino && d->G == 1 && hm->mma_k > 0 && K % hm->mma_k == 0 &&
+        d->OC % hm->mma_n == 0 && (int64_t)d->OH * d->OW >= hm->mma_min_m) {
+        d->k16h = true;
+        d->a16 = false;
+    }
+    if (!wino) return GC_OK;
     /* the transformed filter holds 36 / 9 = 4 times the filter's floats (which exist) */
     GC_UNSUP(ctx, w->nbytes == (size_t)d->OC * 9 * (size_t)d->C * sizeof(float) && w->nbytes <= SIZE_MAX / 8,
              "Winograd filter of %d x %d channels is too large", (int)d->C, (int)d->OC);
@@ -663,9 +673,51 @@ static void wino_job_run(void *arg, int64_t t0, int64_t t1, int w) {
 
 /* rows r0..r1-1 of the output, r = b * OH + oy (threads take disjoint row ranges; each
  * output's accumulation order is the same whatever the split) */
+/* fp16 native on the matrix cores (d->k16h, one group): per output pixel, k over (ky, kx,
+ * ic) in order, chunks of 16 summed in float from +0, acc = r(acc + part) at each chunk's
+ * end (fp16_model.h GC_ACC_K16H); taps outside the image count as k's whose products are
+ * zero (the GPU's im2col reads zeros; the fast kernels read a zero row), so the chunks
+ * stay aligned; then acc + bias in float */
+static void conv_f32_k16h(const conv_data *d, const float *x, const float *wt, const float *bias,
+                          float *y, float *acc, int64_t r0, int64_t r1) {
+    const int32_t OC = d->OC, C = d->C;
+    float *part = acc + OC;
+    for (int64_t r = r0; r < r1; r++) {
+        const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
+        for (int32_t ox = 0; ox < d->OW; ox++) {
+            for (int32_t oc = 0; oc < OC; oc++) acc[oc] = part[oc] = 0.0f;
+            int32_t cnt = 0;
+            for (int32_t ky = 0; ky < d->KH; ky++) {
+                const int32_t iy = oy * d->sh - d->pt + ky * d->dh;
+                for (int32_t kx = 0; kx < d->KW; kx++) {
+                    const int32_t ix = ox * d->sw - d->pl + kx * d->dw;
+                    const bool in = iy >= 0 && iy < d->H && ix >= 0 && ix < d->W;
+                    const float *xp = in ? x + (((size_t)b * d->H + iy) * d->W + ix) * C : NULL;
+                    const float *wk = wt + ((size_t)ky * d->KW + kx) * C * OC;
+                    for (int32_t ic = 0; ic < C; ic++) {
+                        if (in) {
+                            const float xv = xp[ic], *w = wk + (size_t)ic * OC;
+                            for (int32_t oc = 0; oc < OC; oc++) part[oc] += xv * w[oc];
+                        }
+                        if (++cnt == 16) {
+                            gc_f16_flush_n(acc, part, (size_t)OC);
+                            for (int32_t oc = 0; oc < OC; oc++) part[oc] = 0.0f;
+                            cnt = 0;
+                        }
+                    }
+                }
+            }
+            if (cnt) gc_f16_flush_n(acc, part, (size_t)OC);
+            float *yp = y + (((size_t)b * d->OH + oy) * d->OW + ox) * OC;
+            for (int32_t oc = 0; oc < OC; oc++) yp[oc] = gc_act_f(acc[oc] + (bias ? bias[oc] : 0.0f), d->lo, d->hi);
+        }
+    }
+}
+
 GC_CLONES static void conv_f32(bool a16, const conv_data *d, const float *x, const float *wt, const float *bias,
                      float *y, float *acc, int64_t r0, int64_t r1) {
     const int32_t OC = d->OC, ICg = d->ICg, OCg = d->OC / d->G;
+    if (d->k16h) { conv_f32_k16h(d, x, wt, bias, y, acc, r0, r1); return; }
     for (int64_t r = r0; r < r1; r++) {
         const int32_t b = (int32_t)(r / d->OH), oy = (int32_t)(r % d->OH);
         for (int32_t ox = 0; ox < d->OW; ox++) {
