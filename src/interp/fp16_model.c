@@ -22,7 +22,7 @@ static const gc_f16_model native_model = {
      * accumulator where K % 16, N % 32 and M >= 16 allow, else half2 fused multiply-add
      * chains */
     .fc = GC_ACC_K16H, .bmm = GC_ACC_K16H,
-    .mma_k = 16, .mma_n = 32, .mma_min_m = 16, .mm_other = GC_ACC_H2FMA,
+    .mma_k = 16, .mma_n = 32, .mma_min_m = 16, .mm_other = GC_ACC_H2FMA, .mm_gemv = GC_ACC_SLICE,
     .conv_mma = true,
     .reduce = GC_ACC_F32, .softmax = GC_ACC_F32,
     .half_math = true, .reduce_chains = true, .saturate = false,
@@ -44,7 +44,8 @@ static const gc_f16_model js_model = {
 };
 
 gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long M, long long K, long long N) {
-    if (m->mma_k > 0 && (K % m->mma_k || N % m->mma_n || M < m->mma_min_m)) return m->mm_other;
+    if (m->mma_k > 0 && M < m->mma_min_m) return bmm ? m->mm_other : m->mm_gemv;
+    if (m->mma_k > 0 && (K % m->mma_k || N % m->mma_n)) return m->mm_other;
     return bmm ? m->bmm : m->fc;
 }
 

@@ -64,6 +64,11 @@ typedef struct gc_f16_model {
      * 197 / 496 and M 1 / 7 did not (M between 8 and 63: not measured; 16 assumed). */
     int mma_k, mma_n, mma_min_m;
     gc_f16_acc mm_other;
+    /* FULLY_CONNECTED with M < mma_min_m (matrix-vector products) off the matrix cores:
+     * measured at K = 64 between k16h's and h2fma's error (1 and 7 rows); the F32_F16
+     * slices (float accumulation) keep long classifier heads (K = 1280, one row) within
+     * the measured error where h2fma over-predicts it 4-5x */
+    gc_f16_acc mm_gemv;
     /* CONV_2D (one group, not Winograd) on the matrix cores by the same shape rule, K = taps
      * x channels, N = output channels, M = output pixels: GC_ACC_K16H over (tap, channel);
      * the other convs as conv_small / conv */

@@ -92,13 +92,14 @@ static int n_cases, n_fast_cases;
 /* FULLY_CONNECTED / BATCH_MATMUL cases set their M, K, N here: the native fp16 model
  * runs the shapes off the matrix cores (half2 FMA chains) on the reference loop only (fc.c) */
 static int64_t case_m, case_k, case_n;
+static bool case_bmm;
 
 static void compare2(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast, bool want_fast16, const char *what) {
     for (int mi = 0; mi < N_MODES; mi++) {
         const prec_mode *pm = &modes[mi];
         bool wf = pm->prec == GC_PREC_FP32 ? want_fast : want_fast16;
         if (pm->prec == GC_PREC_FP16 && case_k > 0 &&
-            gc_f16_mm_acc(gc_f16_model_for(pm->rt), false, case_m, case_k, case_n) == GC_ACC_H2FMA) wf = false;
+            gc_f16_mm_acc(gc_f16_model_for(pm->rt), case_bmm, case_m, case_k, case_n) == GC_ACC_H2FMA) wf = false;
         float *want = NULL; size_t nw = 0; int nf = 0;
         CHECK_MSG(run(r, ins, n_in, pm, true, 1, &want, &nw, &nf), "%s [%s]: reference run failed", what, pm->name);
         if (!want) continue;
@@ -330,7 +331,7 @@ static void fc_case(int rows, int K, int N, int act, int bias_kind, bool w_runti
     gc_opt_set_int(r.m, &r.op->opt, GC_O_FullyConnectedOptions_fused_activation_function, act);
     char what[128];
     snprintf(what, sizeof what, "FC %dx%d * [%d,%d]' act%d bias%d wrt%d", rows, K, N, K, act, bias_kind, w_runtime);
-    case_m = rows; case_k = K; case_n = N;
+    case_m = rows; case_k = K; case_n = N; case_bmm = false;
     compare(&r, ins, 3, bias_kind != 2, what);
     case_k = 0;
     gc_model_free(r.m);
@@ -367,7 +368,7 @@ static void bmm_case(int Ba, int Bb, int M, int K, int N, bool adj_x, bool adj_y
     gc_opt_set_int(r.m, &r.op->opt, GC_O_BatchMatMulOptions_adj_y, adj_y);
     char what[128];
     snprintf(what, sizeof what, "BMM [%d,1,%d,%d] x [%d,%d,%d] adj %d%d const %d", Ba, M, K, Bb, K, N, adj_x, adj_y, b_const);
-    case_m = M; case_k = K; case_n = N;
+    case_m = M; case_k = K; case_n = N; case_bmm = true;
     compare(&r, ins, 2, true, what);
     case_k = 0;
     gc_model_free(r.m);
