@@ -125,3 +125,62 @@ GC_TEST(gemm_k16h_matches_definition) {
         }
     CHECK(bad == 0);
 }
+
+/* GC_GEMM_H2FMA by the definition: lanes by k parity, L = r(a w + L) once (gc_f16_round_d
+ * of the exact double sum), r(L0 + L1), + bias, clamp */
+static void h2fma_ref(const float *a, const float *w, const float *bias, float lo, float hi, float *y,
+                      int64_t M, int32_t K, int32_t N) {
+    for (int64_t m = 0; m < M; m++)
+        for (int32_t n = 0; n < N; n++) {
+            float L[2] = { 0.0f, 0.0f };
+            for (int32_t k = 0; k < K; k++)
+                L[k & 1] = gc_f16_round_d((double)a[m * K + k] * (double)w[(int64_t)n * K + k] + (double)L[k & 1]);
+            float v = gc_f16_round(L[0] + L[1]);
+            if (bias) v = v + bias[n];
+            y[m * N + n] = v < lo ? lo : v > hi ? hi : v;
+        }
+}
+
+/* values that make exact midpoints common: multiples of 1/8 up to 40 (sums pass 2048, where
+ * halves are 2 apart), a few of them large (products up to ~60000: overflow to inf too) */
+static float tie_val(void) {
+    float v = (float)((int)(rnd() % 641) - 320) / 8.0f;
+    return rnd() % 50 == 0 ? v * 6.0f : v;
+}
+
+static long h2fma_case(gc_isa isa, int64_t M, int32_t K, int32_t N, bool bias, bool ties) {
+    gc_gemm_b b;
+    size_t nf = gc_gemm_b_layout_mode(&b, isa, GC_GEMM_H2FMA, 1, K, N);
+    float *mem = malloc(nf * sizeof(float)), *w = malloc((size_t)N * K * sizeof(float));
+    float *a = malloc((size_t)M * K * sizeof(float)), *y = malloc((size_t)M * N * sizeof(float));
+    float *yr = malloc((size_t)M * N * sizeof(float)), *pb = malloc(gc_gemm_bias_floats(&b) * sizeof(float));
+    float *bv = malloc((size_t)N * sizeof(float));
+    for (size_t i = 0; i < (size_t)N * K; i++) w[i] = ties ? tie_val() : rhalf(1.0f);
+    for (size_t i = 0; i < (size_t)M * K; i++) a[i] = ties ? tie_val() : rhalf(i % 7 == 0 ? 300.0f : 2.0f);
+    for (int32_t i = 0; i < N; i++) bv[i] = rhalf(1.0f);
+    gc_gemm_b_bind(&b, mem);
+    gc_gemm_pack_nk(&b, w, K);
+    gc_gemm_pack_bias(&b, bias ? bv : NULL, pb);
+    gc_gemmf_run(&b, bias ? pb : NULL, -INFINITY, INFINITY, a, K, y, N, M, 0, gc_gemmf_tiles(&b, M), NULL);
+    h2fma_ref(a, w, bias ? bv : NULL, -INFINITY, INFINITY, yr, M, K, N);
+    long bad = 0;
+    for (int64_t i = 0; i < M * N; i++)
+        if (memcmp(&y[i], &yr[i], 4) && !(y[i] != y[i] && yr[i] != yr[i])) {
+            if (bad < 3) fprintf(stderr, "  h2fma isa %d %lldx%dx%d: y[%lld] kernel %a ref %a\n", (int)isa, (long long)M, K, N,
+                                 (long long)i, (double)y[i], (double)yr[i]);
+            bad++;
+        }
+    free(mem); free(w); free(a); free(y); free(yr); free(pb); free(bv);
+    return bad;
+}
+
+GC_TEST(gemm_h2fma_matches_definition) {
+    static const int shapes[][3] = { { 16, 64, 32 }, { 9, 37, 17 }, { 1, 128, 64 }, { 1, 33, 40 }, { 23, 197, 70 },
+                                     { 3, 5, 16 }, { 8, 16, 8 }, { 7, 17, 5 }, { 40, 49, 49 } };
+    long bad = 0;
+    for (int lvl = GC_ISA_SCALAR; lvl <= (int)gc_isa_active(); lvl++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (int ties = 0; ties <= 1; ties++)
+                bad += h2fma_case((gc_isa)lvl, shapes[s][0], shapes[s][1], shapes[s][2], (s + ties) % 2 == 0, ties);
+    CHECK(bad == 0);
+}

@@ -98,8 +98,7 @@ static void compare2(kt_model *r, const kt_tensor *ins, int n_in, bool want_fast
     for (int mi = 0; mi < N_MODES; mi++) {
         const prec_mode *pm = &modes[mi];
         bool wf = pm->prec == GC_PREC_FP32 ? want_fast : want_fast16;
-        if (pm->prec == GC_PREC_FP16 && case_k > 0 &&
-            gc_f16_mm_acc(gc_f16_model_for(pm->rt), case_bmm, case_m, case_k, case_n) == GC_ACC_H2FMA) wf = false;
+        (void)case_m; (void)case_k; (void)case_n; (void)case_bmm;   /* every mode has fast kernels now */
         float *want = NULL; size_t nw = 0; int nf = 0;
         CHECK_MSG(run(r, ins, n_in, pm, true, 1, &want, &nw, &nf), "%s [%s]: reference run failed", what, pm->name);
         if (!want) continue;

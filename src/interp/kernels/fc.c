@@ -133,11 +133,10 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
     if (!pb) return GC_ERR_NOMEM;
     GC_UNSUP(ctx, d->N <= INT32_MAX && d->K <= INT32_MAX, "weights [%lld, %lld] out of range", (long long)d->N, (long long)d->K);
     /* fp16: fc_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_SLICE;
-     * GC_ACC_K16H; GC_ACC_H2FMA has no fast kernels: the reference loop) */
+     * GC_ACC_K16H; GC_ACC_H2FMA) */
     const gc_f16_acc fa = mm_acc(ctx, false, d->rows, d->K, d->N);
-    if (fa == GC_ACC_H2FMA) return GC_OK;
     const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_SLICE ? GC_GEMM_SLICE
-                            : fa == GC_ACC_K16H ? GC_GEMM_K16H : GC_GEMM_F32;
+                            : fa == GC_ACC_K16H ? GC_GEMM_K16H : fa == GC_ACC_H2FMA ? GC_GEMM_H2FMA : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "weights [%lld, %lld] are too large to pack", (long long)d->N, (long long)d->K);
     float *mem;
@@ -928,10 +927,11 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     gc_gemm_b *pb = gc_ctx_alloc(ctx, sizeof *pb);
     if (!pb) return GC_ERR_NOMEM;
     /* fp16: bmm_eval's sums (fp16-acc and GC_ACC_F16: every step in half; GC_ACC_K16H;
-     * GC_ACC_H2FMA: the reference loop) */
+     * GC_ACC_H2FMA) */
     const gc_f16_acc fa = mm_acc(ctx, true, d->M, d->K, d->N);
-    if (fa == GC_ACC_H2FMA || fa == GC_ACC_SLICE) return GC_OK;
-    const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_K16H ? GC_GEMM_K16H : GC_GEMM_F32;
+    if (fa == GC_ACC_SLICE) return GC_OK;
+    const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_K16H ? GC_GEMM_K16H
+                            : fa == GC_ACC_H2FMA ? GC_GEMM_H2FMA : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "right-hand side [%lld, %lld] is too large to pack", (long long)d->K, (long long)d->N);
     d->pstride = nf - 16;                  /* one matrix's panels (a multiple of the alignment) */

@@ -14,6 +14,7 @@ enum { MAX_MR = GC_GEMM_MAX_MR };
 
 static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
+    if (mode == GC_GEMM_H2FMA) return isa == GC_ISA_AVX512 && N > 8 ? gc_ukr_h2fma_avx512() : gc_ukr_h2fma_scalar();
     if (mode == GC_GEMM_K16H) {
         if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_k16h_avx512();
         if (isa >= GC_ISA_AVX2 && gc_f16_have_f16c()) return gc_ukr_k16h_avx2();
@@ -30,6 +31,7 @@ static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #else
     (void)isa; (void)N;
     if (mode == GC_GEMM_K16H) return gc_ukr_k16h_scalar();
+    if (mode == GC_GEMM_H2FMA) return gc_ukr_h2fma_scalar();
     if (mode != GC_GEMM_F32) return mode == GC_GEMM_H16 ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
 #endif
     return gc_ukr_scalar();
@@ -126,7 +128,7 @@ static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u
     for (int32_t p = 0; p < b->P;) {
         int np = 1;                                             /* a set without `two`: one at a time */
         if (r1 && ks->four_r1 && p + 3 < b->P) np = 4;
-        else if (p + 1 < b->P && (r1 || ks->two)) np = 2;
+        else if (p + 1 < b->P && (r1 ? ks->two_r1 != NULL : ks->two != NULL)) np = 2;
         int64_t nleft = (int64_t)b->N - (int64_t)p * b->PW;
         int64_t nmax = np * (int64_t)b->PW;
         u->nc = (int32_t)(nleft < nmax ? nleft : nmax);

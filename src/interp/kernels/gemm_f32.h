@@ -30,6 +30,9 @@
  *                  flattened k in chunks of 16, part = part + a w in float from +0,
  *                  acc = r(acc + part) at each chunk's end, then acc + bias (or nothing)
  *                  and the clamp, unrounded (kernels/gemm_k16h.c; no quick or split sets).
+ *   GC_GEMM_H2FMA  the half2 fused multiply-add chains (fp16_model.h GC_ACC_H2FMA): lanes by
+ *                  the parity of the flattened k, L = r(a w + L) rounded once, r(L0 + L1),
+ *                  then + bias and the clamp (kernels/gemm_k16h.c: AVX-512 and portable).
  * H16 and SLICE are bit-identical to the reference loops that use gc_f16_madd_n, with the same
  * refusal of Inf / NaN filters where taps read the zero row (r(acc + r(0 w)) = acc then,
  * acc being +0 or a half, never -0).
@@ -63,7 +66,7 @@ struct gc_ukr_set;
 /* B (the weights) packed for one kernel set: G groups of a K x N matrix each, split into
  * P = ceil(N / PW) panels of PW columns: w[((g*P + p)*K + k)*PW + c] = B_g[k][p*PW + c],
  * zero for p*PW + c >= N. 64-byte aligned. */
-typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2, GC_GEMM_K16H = 3 } gc_gemm_mode;
+typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2, GC_GEMM_K16H = 3, GC_GEMM_H2FMA = 4 } gc_gemm_mode;
 
 typedef struct {
     const struct gc_ukr_set *ks;

@@ -63,6 +63,7 @@ const gc_ukr_set *gc_ukr_h16_scalar(void);
 const gc_ukr_set *gc_ukr_slice_scalar(void);
 /* GC_GEMM_K16H (gemm_k16h.c) */
 const gc_ukr_set *gc_ukr_k16h_scalar(void);
+const gc_ukr_set *gc_ukr_h2fma_scalar(void);      /* GC_GEMM_H2FMA (gemm_k16h.c) */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
 #define GC_HAVE_X86_KERNELS 1
 const gc_ukr_set *gc_ukr_avx2(void);
@@ -80,6 +81,7 @@ const gc_ukr_set *gc_ukr_sliceq_avx512(void);
 const gc_ukr_set *gc_ukr_slicev_avx512(void);
 const gc_ukr_set *gc_ukr_k16h_avx2(void);         /* AVX2 + F16C */
 const gc_ukr_set *gc_ukr_k16h_avx512(void);
+const gc_ukr_set *gc_ukr_h2fma_avx512(void);
 #endif
 
 #endif

@@ -14,6 +14,7 @@
 #include "interp/kernels/gemm_f32_ukr.h"
 
 #include <stdbool.h>
+#include <math.h>
 #include <string.h>
 #include "interp/fp16.h"
 #include "interp/kernels/f16_simd.h"
@@ -159,4 +160,109 @@ GC_T512 static void b_two_r1(const gc_ukr_args *g) { body_5(g, 1, 2); }
 GC_T512 static void b_one_r1(const gc_ukr_args *g) { body_5(g, 1, 1); }
 static const gc_ukr_set set_5 = { PW_5, MR_5, NULL, b_one, b_two_r1, b_one_r1, NULL };
 const gc_ukr_set *gc_ukr_k16h_avx512(void) { return &set_5; }
+#endif
+
+/* ==== GC_GEMM_H2FMA (gemm_f32.h): the half2 fused multiply-add chains ========================
+ * Per output: lane L[k & 1] = r(a w + L[k & 1]) with ONE rounding, k over the flattened
+ * (tap, channel) index from 0, both lanes from +0; the result r(L0 + L1), then + bias in
+ * float and the clamp. For halves a, w, L the product is exact in float; p + L is formed
+ * as s = RN(p + L) and its exact error e (TwoSum, 6 operations), s is made round-to-odd
+ * (s's last bit set toward e where e != 0 and that bit is clear), and round-to-odd float
+ * (24 bits) then half (11 bits) rounds as the exact sum would (two spare bits suffice):
+ * the bits of fp16.h gc_f16_fma_n, the reference's. (p + L beyond 65520 gives inf either
+ * way; NaN and inf inputs go through r() as NaN / inf.) */
+
+static inline __attribute__((always_inline)) void body_hs(const gc_ukr_args *g, const int mrk, const int np) {
+    float acc[MR_S][2][NW_S];
+    const int nl = np * PW_S;
+    for (int m = 0; m < mrk; m++)
+        for (int n = 0; n < nl; n++) acc[m][0][n] = acc[m][1][n] = 0.0f;
+    const float *w0 = g->w, *w1 = g->w + g->pstride;
+    int32_t par = 0;
+    for (int32_t t = 0; t < g->T; t++) {
+        const float *ap[MR_S];
+        for (int m = 0; m < mrk; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
+        for (int32_t ic = 0; ic < g->ICg; ic++) {
+            for (int m = 0; m < mrk; m++) {
+                const float xv = ap[m][ic];
+                float *L = acc[m][par];
+                gc_f16_fma_n(L, xv, w0, PW_S);
+                if (np == 2) gc_f16_fma_n(L + PW_S, xv, w1, PW_S);
+            }
+            w0 += PW_S; w1 += PW_S;
+            par ^= 1;
+        }
+    }
+    const int nc = g->nc < nl ? g->nc : nl;
+    for (int m = 0; m < mrk && m < g->mr; m++) {
+        float *y = g->y + (size_t)m * (size_t)g->ldy;
+        for (int n = 0; n < nc; n++) {
+            float v = gc_f16_round_inline(acc[m][0][n] + acc[m][1][n]);
+            if (g->bias) v = v + g->bias[n];
+            y[n] = v < g->lo ? g->lo : v > g->hi ? g->hi : v;
+        }
+    }
+}
+static void hs_two(const gc_ukr_args *g) { body_hs(g, MR_S, 2); }
+static void hs_one(const gc_ukr_args *g) { body_hs(g, MR_S, 1); }
+static void hs_two_r1(const gc_ukr_args *g) { body_hs(g, 1, 2); }
+static void hs_one_r1(const gc_ukr_args *g) { body_hs(g, 1, 1); }
+static const gc_ukr_set set_hs = { PW_S, MR_S, hs_two, hs_one, hs_two_r1, hs_one_r1, NULL };
+const gc_ukr_set *gc_ukr_h2fma_scalar(void) { return &set_hs; }
+
+#if defined(GC_HAVE_X86_KERNELS) && defined(GC_HAVE_F16_SIMD)
+/* one step L = r(a w + L) on 16 lanes (see above) */
+GC_INL GC_T512 __m512 h2step_512(__m512 L, __m512 a, __m512 w) {
+    const __m512 p = _mm512_mul_ps(a, w);
+    const __m512 s = _mm512_add_ps(L, p);
+    const __m512 bb = _mm512_sub_ps(s, L);
+    const __m512 e = _mm512_add_ps(_mm512_sub_ps(L, _mm512_sub_ps(s, bb)), _mm512_sub_ps(p, bb));
+    const __m512i sb = _mm512_castps_si512(s), one = _mm512_set1_epi32(1);
+    /* s finite (an inf s, or a NaN, goes through r() as it is), e != 0, s's last bit clear */
+    const __mmask16 fix = _mm512_cmp_ps_mask(e, _mm512_setzero_ps(), _CMP_NEQ_OQ) & _mm512_testn_epi32_mask(sb, one) &
+                          _mm512_cmp_ps_mask(_mm512_abs_ps(s), _mm512_set1_ps(INFINITY), _CMP_LT_OQ);
+    /* toward e: +1 on the magnitude when s and e share a sign, else -1 */
+    const __m512i inc = _mm512_or_si512(_mm512_srai_epi32(_mm512_xor_si512(sb, _mm512_castps_si512(e)), 31), one);
+    return gc_r16c_512(_mm512_castsi512_ps(_mm512_mask_add_epi32(sb, fix, sb, inc)));
+}
+GC_INL GC_T512 void body_h5(const gc_ukr_args *g, const int R) {
+    __m512 L0[8], L1[8];
+    _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) L0[m] = L1[m] = _mm512_setzero_ps();
+    const float *w0 = g->w;
+    int32_t par = 0;
+    for (int32_t t = 0; t < g->T; t++) {
+        const float *ap[8];
+        _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
+        int32_t ic = 0;
+        if (par) {                                   /* an odd lane first: this tap starts at odd k */
+            const __m512 v = _mm512_load_ps(w0); w0 += PW_5;
+            _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) L1[m] = h2step_512(L1[m], _mm512_set1_ps(ap[m][0]), v);
+            ic = 1;
+        }
+        for (; ic + 2 <= g->ICg; ic += 2) {
+            const __m512 v0 = _mm512_load_ps(w0), v1 = _mm512_load_ps(w0 + PW_5);
+            w0 += 2 * PW_5;
+            _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) {
+                L0[m] = h2step_512(L0[m], _mm512_set1_ps(ap[m][ic]), v0);
+                L1[m] = h2step_512(L1[m], _mm512_set1_ps(ap[m][ic + 1]), v1);
+            }
+        }
+        if (ic < g->ICg) {                           /* one left: an even lane; the next tap starts odd */
+            const __m512 v = _mm512_load_ps(w0); w0 += PW_5;
+            _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) L0[m] = h2step_512(L0[m], _mm512_set1_ps(ap[m][ic]), v);
+        }
+        par = (par + g->ICg) & 1;
+    }
+    const __m512 lo = _mm512_set1_ps(g->lo), hi = _mm512_set1_ps(g->hi);
+    _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) {
+        if (m >= g->mr) break;
+        __m512 v = gc_r16c_512(_mm512_add_ps(L0[m], L1[m]));
+        if (g->bias) v = _mm512_add_ps(v, _mm512_loadu_ps(g->bias));
+        store16(g->y + (size_t)m * (size_t)g->ldy, _mm512_min_ps(hi, _mm512_max_ps(lo, v)), g->nc);
+    }
+}
+GC_T512 static void h5_one(const gc_ukr_args *g) { body_h5(g, MR_5); }
+GC_T512 static void h5_one_r1(const gc_ukr_args *g) { body_h5(g, 1); }
+static const gc_ukr_set set_h5 = { PW_5, MR_5, NULL, h5_one, NULL, h5_one_r1, NULL };
+const gc_ukr_set *gc_ukr_h2fma_avx512(void) { return &set_h5; }
 #endif
