@@ -213,7 +213,7 @@ void gc_f16_flush_n(float *acc, const float *part, size_t n) {
 }
 
 void gc_f16_fma_n(float *acc, float x, const float *w, size_t n) {
-    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_d((double)x * (double)w[i] + (double)acc[i]);
+    for (size_t i = 0; i < n; i++) acc[i] = gc_f16_round_inline(fmaf(x, w[i], acc[i]));
 }
 
 void gc_f16_store(int mode, float *x, size_t n) {

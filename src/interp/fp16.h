@@ -63,10 +63,11 @@ void gc_f16_vmadd_n(float *acc, const float *x, const float *w, size_t n);
  * bit for bit on the H200: docs/measurements/fp16-arith-2026-12-03.md):
  *   gc_f16_flush_n   acc[i] = round(acc[i] + part[i])   (a 16-term chunk's float sum
  *                    joining the half accumulator; the sum rounded to float first)
- *   gc_f16_fma_n     acc[i] = round(x w[i] + acc[i]) with ONE rounding (a half fused
- *                    multiply-add; exact for halves x, w[i], acc[i]: the sum is formed in
- *                    double, where it is exact, and rounded to half directly, not through
- *                    float) */
+ *   gc_f16_fma_n     acc[i] = round(fmaf(x, w[i], acc[i])): a half fused multiply-add
+ *                    through float (one float rounding, then the half's; a true half FMA
+ *                    rounds once: they differ where the float lands on a midpoint between
+ *                    halves, ~2^-13 of the steps; gc_f16_round_d rounds a double once, for
+ *                    the exact form) */
 void gc_f16_flush_n(float *acc, const float *part, size_t n);
 void gc_f16_fma_n(float *acc, float x, const float *w, size_t n);
 /* the half nearest to d (ties to even, inf past 65520): one rounding, as gc_f16_round
