@@ -24,6 +24,19 @@ enum { CH = 16 };                   /* the chunk of k */
 /* ---- portable: 4-float panels, 4 rows x 2 panels ------------------------------------------ */
 enum { PW_S = 4, MR_S = 4, NW_S = 2 * PW_S };
 
+/* the portable sets' epilogue: rows m < mr of y = clamp(acc + bias), nl (<= NW_S) columns */
+static void store_rows_s(const gc_ukr_args *g, int mrk, int nl, float acc[MR_S][NW_S]) {
+    const int nc = g->nc < nl ? g->nc : nl;
+    for (int m = 0; m < mrk && m < g->mr; m++) {
+        float *y = g->y + (size_t)m * (size_t)g->ldy;
+        for (int n = 0; n < nc; n++) {
+            float v = acc[m][n];
+            if (g->bias) v = v + g->bias[n];
+            y[n] = v < g->lo ? g->lo : v > g->hi ? g->hi : v;
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) void body_s(const gc_ukr_args *g, const int mrk, const int np) {
     float acc[MR_S][NW_S], part[MR_S][NW_S];
     const int nl = np * PW_S;
@@ -52,15 +65,7 @@ static inline __attribute__((always_inline)) void body_s(const gc_ukr_args *g, c
     if (cnt)
         for (int m = 0; m < mrk; m++)
             for (int n = 0; n < nl; n++) acc[m][n] = gc_f16_round_inline(acc[m][n] + part[m][n]);
-    const int nc = g->nc < nl ? g->nc : nl;
-    for (int m = 0; m < mrk && m < g->mr; m++) {
-        float *y = g->y + (size_t)m * (size_t)g->ldy;
-        for (int n = 0; n < nc; n++) {
-            float v = acc[m][n];
-            if (g->bias) v = v + g->bias[n];
-            y[n] = v < g->lo ? g->lo : v > g->hi ? g->hi : v;
-        }
-    }
+    store_rows_s(g, mrk, nl, acc);
 }
 
 static void s_two(const gc_ukr_args *g) { body_s(g, MR_S, 2); }
@@ -192,15 +197,10 @@ static inline __attribute__((always_inline)) void body_hs(const gc_ukr_args *g, 
             par ^= 1;
         }
     }
-    const int nc = g->nc < nl ? g->nc : nl;
-    for (int m = 0; m < mrk && m < g->mr; m++) {
-        float *y = g->y + (size_t)m * (size_t)g->ldy;
-        for (int n = 0; n < nc; n++) {
-            float v = gc_f16_round_inline(acc[m][0][n] + acc[m][1][n]);
-            if (g->bias) v = v + g->bias[n];
-            y[n] = v < g->lo ? g->lo : v > g->hi ? g->hi : v;
-        }
-    }
+    float out[MR_S][NW_S];                       /* r(L0 + L1) */
+    for (int m = 0; m < mrk; m++)
+        for (int n = 0; n < nl; n++) out[m][n] = gc_f16_round_inline(acc[m][0][n] + acc[m][1][n]);
+    store_rows_s(g, mrk, nl, out);
 }
 static void hs_two(const gc_ukr_args *g) { body_hs(g, MR_S, 2); }
 static void hs_one(const gc_ukr_args *g) { body_hs(g, MR_S, 1); }
