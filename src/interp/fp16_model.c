@@ -43,9 +43,13 @@ static const gc_f16_model js_model = {
     .reduce_chains = true, .scalar_args = true,
 };
 
+bool gc_f16_on_mma(const gc_f16_model *m, long long M, long long K, long long N) {
+    return m->mma_k > 0 && K % m->mma_k == 0 && N % m->mma_n == 0 && M >= m->mma_min_m;
+}
+
 gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long M, long long K, long long N) {
-    if (m->mma_k > 0 && M < m->mma_min_m) return bmm ? m->mm_other : m->mm_gemv;
-    if (m->mma_k > 0 && (K % m->mma_k || N % m->mma_n)) return m->mm_other;
+    if (m->mma_k > 0 && !gc_f16_on_mma(m, M, K, N))
+        return M < m->mma_min_m && !bmm ? m->mm_gemv : m->mm_other;
     return bmm ? m->bmm : m->fc;
 }
 

@@ -93,6 +93,8 @@ typedef struct gc_f16_model {
     bool scalar_args;
 } gc_f16_model;
 
+/* Whether [M x K] x [K x N] takes the matrix cores (the mma_* shape rule above). */
+bool gc_f16_on_mma(const gc_f16_model *m, long long M, long long K, long long N);
 /* The accumulation of a FULLY_CONNECTED (bmm false) or BATCH_MATMUL [M x K] x [K x N]. */
 gc_f16_acc gc_f16_mm_acc(const gc_f16_model *m, bool bmm, long long M, long long K, long long N);
 

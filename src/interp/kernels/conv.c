@@ -628,8 +628,7 @@ static gc_status fp16_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w) {
     /* the matrix cores' shapes (fp16_model.h): K = taps x channels, N = output channels,
      * M = output pixels per image; one group */
     const int64_t K = (int64_t)d->KH * d->KW * d->ICg;
-    if (d->kind == K_CONV && hm->conv_mma && !wino && d->G == 1 && hm->mma_k > 0 && K % hm->mma_k == 0 &&
-        d->OC % hm->mma_n == 0 && (int64_t)d->OH * d->OW >= hm->mma_min_m) {
+    if (d->kind == K_CONV && hm->conv_mma && !wino && d->G == 1 && gc_f16_on_mma(hm, (int64_t)d->OH * d->OW, K, d->OC)) {
         d->k16h = true;
         d->a16 = false;
     }
