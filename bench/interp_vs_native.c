@@ -17,7 +17,9 @@
  *   - each does one untimed first invoke, then W warm-up and N timed invokes that the
  *     coordinator releases one at a time, alternating: ours, native, ours, native, ...
  *     (so both see the same machine load). Each invoke is timed inside its own process
- *     around the invoke call alone (gc_interp_invoke; LiteRtRunCompiledModel).
+ *     around the invoke call alone (gc_interp_invoke; LiteRtRunCompiledModel). Before
+ *     each one the coordinator waits until the other side's threads are idle (settle():
+ *     a pool's workers spin after a job, and would take a core from this side's invoke).
  *   - the table shows the median of the timed invokes and, as "±x%", half the
  *     interquartile range over the median.
  *   - peak RSS: getrusage(RUSAGE_SELF).ru_maxrss in the process that ran the invokes
@@ -37,6 +39,7 @@
  * "baseline_rss_kb":K, "models":[{"model","path","kind","flops","macs_unknown_ops",
  * "error", "configs":[{"threads", "ours":SIDE, "native":SIDE}]}]} with SIDE =
  * {"ok","reason","median_ms","p25_ms","p75_ms","runs_ms":[...],"peak_rss_kb"}. */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
@@ -49,6 +52,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fma_peak.h"
@@ -217,6 +221,8 @@ typedef struct {
     double *ms; int n;         /* timed invokes (warm-ups excluded), in run order */
     double median, p25, p75;
     int64_t rss_kb;            /* -1 unknown */
+    double settle_ms, settle_max_ms;   /* waits for the other side to go idle before this
+                                          side's timed invokes: total, longest */
     /* while running */
     pid_t pid; int cmd, ev; bool alive;
 } side;
@@ -297,6 +303,74 @@ static bool start_worker(side *s, int which, const char *path, int threads, cons
     return true;
 }
 
+/* ---- letting the other side go idle ----------------------------------------------------
+ * A thread pool keeps its workers spinning for a while after a job (XNNPACK's pthreadpool
+ * spins before it sleeps; ours spins ~0.1 ms, then yields). Interleaved invoke by invoke,
+ * a side that just finished would still hold a core while the other side's multi-threaded
+ * invoke runs: on a 2-core machine that invoke gets one core. So before each invoke is
+ * released, the coordinator waits until no thread of the *other* side's process group is
+ * runnable (state R in /proc/PID/task/TID/stat), for at most SETTLE_MAX_S; how long the
+ * waits took is reported per side (settle_ms). At 1 thread neither side has workers and
+ * the wait returns at once. Linux only: without /proc the wait is skipped. */
+#define SETTLE_MAX_S 0.2
+
+/* The state letter of /proc/<pid>/task/<tid>/stat or /proc/<pid>/stat, and its pgrp. */
+static char proc_state(const char *path, long *pgrp) {
+    char b[512];
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(b, 1, sizeof b - 1, f);
+    fclose(f);
+    b[n] = 0;
+    char *rp = strrchr(b, ')');                   /* comm may hold spaces and ')' */
+    char st = 0;
+    long ppid = 0, pg = -1;
+    if (!rp || sscanf(rp + 1, " %c %ld %ld", &st, &ppid, &pg) != 3) return 0;
+    if (pgrp) *pgrp = pg;
+    return st;
+}
+
+/* Number of runnable threads in process group pg (-1: /proc unreadable). */
+static int runnable_in_group(pid_t pg) {
+    DIR *d = opendir("/proc");
+    if (!d) return -1;
+    int running = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char path[300];
+        long g = -1;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (!proc_state(path, &g) || g != (long)pg) continue;
+        snprintf(path, sizeof path, "/proc/%s/task", e->d_name);
+        DIR *t = opendir(path);
+        if (!t) continue;
+        struct dirent *te;
+        while ((te = readdir(t))) {
+            if (te->d_name[0] < '0' || te->d_name[0] > '9') continue;
+            char tp[600];
+            snprintf(tp, sizeof tp, "/proc/%s/task/%s/stat", e->d_name, te->d_name);
+            if (proc_state(tp, NULL) == 'R') running++;
+        }
+        closedir(t);
+    }
+    closedir(d);
+    return running;
+}
+
+/* Wait (<= SETTLE_MAX_S) until side s has no runnable thread; returns the ms waited. */
+static double settle(const side *s) {
+    if (!s->alive || s->pid <= 0) return 0;
+    double t0 = gc_now();
+    for (;;) {
+        int r = runnable_in_group(s->pid);
+        if (r <= 0 || gc_now() - t0 > SETTLE_MAX_S) break;
+        struct timespec ts = { 0, 100 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return (gc_now() - t0) * 1e3;
+}
+
 /* Wait for a READY (native: for run `run`), recording what else came. */
 static void await_ready(side *s, const char *what, int run, double timeout_s) {
     msg m;
@@ -329,12 +403,16 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
     for (int r = 0; r < total; r++) {
         msg m;
         if (ours->alive) {
+            double w = settle(nat);
+            if (r >= bo->warmup) { ours->settle_ms += w; if (w > ours->settle_max_ms) ours->settle_max_ms = w; }
             int k = send_cmd(ours->cmd, 'g') ? recv_msg(ours->ev, &m, bo->timeout_s) : 0;
             if (k == 1 && m.kind == MSG_DONE) { if (r >= bo->warmup) ours->ms[ours->n++] = m.ms; }
             else if (k == 1 && m.kind == MSG_FAIL) side_fail(ours, m.text);
             else side_lost(ours, "an invoke", k == 1 ? 0 : k);
         }
         if (nat->alive) {
+            double w = settle(ours);
+            if (r >= bo->warmup) { nat->settle_ms += w; if (w > nat->settle_max_ms) nat->settle_max_ms = w; }
             if (!send_cmd(nat->cmd, 'g')) side_lost(nat, "an invoke", 0);
             else await_ready(nat, "an invoke", r + 1, bo->timeout_s);
         }
@@ -544,7 +622,8 @@ static void json_side(FILE *f, const side *s) {
     else fputs(",\"median_ms\":null,\"p25_ms\":null,\"p75_ms\":null", f);
     fputs(",\"runs_ms\":[", f);
     for (int i = 0; i < s->n; i++) fprintf(f, "%s%.6g", i ? "," : "", s->ms[i]);
-    fprintf(f, "],\"peak_rss_kb\":%lld}", (long long)s->rss_kb);
+    fprintf(f, "],\"peak_rss_kb\":%lld,\"settle_ms\":%.4g,\"settle_max_ms\":%.4g}", (long long)s->rss_kb,
+            s->settle_ms, s->settle_max_ms);
 }
 
 static void write_json(const char *file, model_row *rows, int n_rows, int nt, const gc_fma_peak *peak, int64_t base_kb,
@@ -669,6 +748,13 @@ int main(int argc, char **argv) {
            peak.gflops, peak.isa, trials, first, again.gflops, peak.avx512, peak.avx2, peak.scalar);
     printf("threads: 1T = 1, %dT = %d; %d timed invokes per side after 1 + %d warm-up, ours and native interleaved invoke by invoke\n",
            nt, nt, bo.runs, bo.warmup);
+    double wait_max[2] = { 0, 0 };                 /* before ours (native settling), before native */
+    for (int i = 0; i < n_models; i++)
+        for (int k = 0; k < rows[i].n_configs; k++)
+            for (int w = 0; w < 2; w++)
+                if (rows[i].s[k][w].settle_max_ms > wait_max[w]) wait_max[w] = rows[i].s[k][w].settle_max_ms;
+    printf("before each invoke the other side's threads were left to go idle (no runnable thread in its process group, "
+           "at most %.0f ms): longest wait %.2f ms for native's, %.2f ms for ours\n", SETTLE_MAX_S * 1e3, wait_max[0], wait_max[1]);
     printf("ours: fp32, --int-arith %s\n", gc_qmode_name(bo.qmode));
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "
