@@ -280,7 +280,11 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p);
 }
 
-typedef struct { int runs, warmup; double timeout_s; gc_qmode qmode; } bench_opts;
+typedef struct {
+    int runs, warmup; double timeout_s;
+    gc_qmode qmode;            /* ours' integer rescaling in the 1T and NT columns */
+    bool both;                 /* --int-arith both: quant / hybrid models also at 1T in XNNPACK order */
+} bench_opts;
 
 static bool start_worker(side *s, int which, const char *path, int threads, const bench_opts *bo, const char *dir) {
     int c[2], e[2];
@@ -520,8 +524,10 @@ typedef struct {
     const char *path;
     char name[128];
     model_info info;
-    side s[2][2];              /* [config: 1 thread, N threads][ours, native] */
-    int n_configs;
+    side s[3][2];              /* [config: 1 thread, N threads, 1 thread with ours in XNNPACK
+                                  order (--int-arith both; quant and hybrid models)][ours, native] */
+    int n_configs;             /* of the first two */
+    bool has_x;                /* config 2 ran */
 } model_row;
 
 static void base_name(const char *path, char *out, size_t n) {
@@ -545,17 +551,20 @@ static void ratio_cell(char *buf, size_t n, const side *a, const side *b) {
     else snprintf(buf, n, "—");
 }
 
-static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *peak) {
+static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *peak, bool both) {
     char h[64];
     snprintf(h, sizeof h, "%dT", nt);
     printf("| model | kind | GFLOP | ours ms 1T | native ms 1T | ours/native 1T | ours ms %s | native ms %s | ours/native %s "
-           "| ours 1T→%s | ours GFLOP/s 1T (%% of peak) | native GFLOP/s 1T (%% of peak) | peak RSS MB ours / native |\n", h, h, h, h);
-    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           "| ours 1T→%s | ours GFLOP/s 1T (%% of peak) | native GFLOP/s 1T (%% of peak) | peak RSS MB ours / native |%s\n", h, h, h, h,
+           both ? " ours ms 1T, XNNPACK order | native ms | ours/native |" : "");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s\n", both ? "---:|---:|---:|" : "");
+    double xlog_sum = 0;                 /* 1T with the quant models' XNNPACK-order ratios */
+    int xlog_n = 0;
     double log_sum[2] = {0, 0};
     int log_n[2] = {0, 0};
     for (int i = 0; i < n_rows; i++) {
         model_row *r = &rows[i];
-        char c[12][64];
+        char c[14][64];
         double gflop = (double)r->info.macs * 2 / 1e9;
         if (!r->info.ok) snprintf(c[0], sizeof c[0], "—");
         else if (gflop > 0 && gflop < 0.001) snprintf(c[0], sizeof c[0], "<0.001%s", r->info.unknown_ops ? "+" : "");
@@ -582,12 +591,24 @@ static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *
         if (o1->rss_kb > 0) snprintf(ro, sizeof ro, "%.0f", (double)o1->rss_kb / 1024);
         if (n1->rss_kb > 0) snprintf(rn, sizeof rn, "%.0f", (double)n1->rss_kb / 1024);
         snprintf(c[10], 64, "%s / %s", ro, rn);
-        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->name, r->info.ok ? r->info.kind : "—",
-               c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]);
+        char x[200] = "";
+        const side *xo = r->has_x ? &r->s[2][0] : o1, *xn = r->has_x ? &r->s[2][1] : n1;
+        if (xo->ok && xn->ok && xo->median > 0 && xn->median > 0) { xlog_sum += log(xo->median / xn->median); xlog_n++; }
+        if (both && r->has_x) {
+            ms_cell(c[11], 64, &r->s[2][0]);
+            ms_cell(c[12], 64, &r->s[2][1]);
+            ratio_cell(c[13], 64, &r->s[2][0], &r->s[2][1]);
+            snprintf(x, sizeof x, " %s | %s | %s |", c[11], c[12], c[13]);
+        } else if (both) snprintf(x, sizeof x, " — | — | — |");
+        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s\n", r->name, r->info.ok ? r->info.kind : "—",
+               c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], x);
     }
     printf("\n");
     for (int k = 0; k < 2; k++)
         if (log_n[k]) printf("geometric mean ours/native at %s: %.2f over %d model(s) both ran\n", k ? h : "1T", exp(log_sum[k] / log_n[k]), log_n[k]);
+    if (both && xlog_n)
+        printf("geometric mean ours/native at 1T with the quantized models in XNNPACK order: %.2f over %d model(s)\n",
+               exp(xlog_sum / xlog_n), xlog_n);
     /* the reasons */
     bool head = false;
     for (int i = 0; i < n_rows; i++) {
@@ -596,14 +617,17 @@ static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *
             if (!head) { printf("\nnotes:\n"); head = true; }
             printf("- %s: model: %s\n", r->name, r->info.error);
         }
-        for (int k = 0; r->info.ok && k < r->n_configs; k++)
+        for (int k = 0; r->info.ok && k < 3; k++)
             for (int w = 0; w < 2; w++) {
+                if (k >= r->n_configs && !(k == 2 && r->has_x)) continue;
                 const side *s = &r->s[k][w];
                 if (s->ok) continue;
+                if (k == 2 && !r->s[0][w].ok && !strcmp(r->s[0][w].reason, s->reason)) continue;
                 /* the same reason at every thread count is said once */
                 if (k == 1 && !r->s[0][w].ok && !strcmp(r->s[0][w].reason, s->reason)) continue;
                 if (!head) { printf("\nnotes:\n"); head = true; }
-                printf("- %s: %s%s%s: %s\n", r->name, w ? "native" : "ours", k == 1 ? " at " : "", k == 1 ? h : "", s->reason);
+                printf("- %s: %s%s%s: %s\n", r->name, w ? "native" : "ours", k == 1 ? " at " : k == 2 ? " (1T, XNNPACK order)" : "",
+                       k == 1 ? h : "", s->reason);
             }
         if (r->info.ok && r->info.unknown_ops) {
             if (!head) { printf("\nnotes:\n"); head = true; }
@@ -643,8 +667,10 @@ static void write_json(const char *file, model_row *rows, int n_rows, int nt, co
         fprintf(f, "%s{\"model\":%s,\"kind\":\"%s\",\"flops\":%llu,\"macs_unknown_ops\":%d,\"configs\":[", i ? "," : "",
                 t.s ? t.s : "\"\"", r->info.kind, (unsigned long long)(r->info.macs * 2), r->info.unknown_ops);
         gc_str_free(&t);
-        for (int k = 0; k < r->n_configs; k++) {
-            fprintf(f, "%s{\"threads\":%d,\"ours\":", k ? "," : "", k ? nt : 1);
+        for (int k = 0; k < 3; k++) {
+            if (k >= r->n_configs && !(k == 2 && r->has_x)) continue;
+            fprintf(f, "%s{\"threads\":%d,\"int_arith\":\"%s\",\"ours\":", k ? "," : "", k == 1 ? nt : 1,
+                    gc_qmode_name(k == 2 ? GC_QMODE_XNNPACK : bo->qmode));
             json_side(f, &r->s[k][0]);
             fputs(",\"native\":", f);
             json_side(f, &r->s[k][1]);
@@ -666,7 +692,8 @@ static int usage(const char *why) {
             "  --timeout S    seconds any one step (prepare/compile, one invoke) may take (default 300)\n"
             "  --json FILE    also write every timing there\n"
             "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n"
-            "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode)\n", why);
+            "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode); both:\n"
+            "                 tflite, and the quantized models once more at 1T in xnnpack order (what XNNPACK computes)\n", why);
     return 2;
 }
 
@@ -681,7 +708,7 @@ static bool int_arg(const char *v, long lo, long hi, long *out) {
 }
 
 int main(int argc, char **argv) {
-    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE };
+    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE, false };
     const char *json = NULL;
     long threads_all = 0, trials = 20;
     const char **models = calloc((size_t)argc + 1, sizeof *models);
@@ -699,9 +726,9 @@ int main(int argc, char **argv) {
             if (!v || (bo.timeout_s = strtod(v, &end), *end) || !(bo.timeout_s > 0) || bo.timeout_s > 86400) return usage("--timeout needs seconds in (0, 86400]");
             i++;
         } else if (!strcmp(a, "--int-arith")) {
-            int q = v ? gc_qmode_parse(v) : -1;
-            if (q < 0) return usage("--int-arith must be tflite or xnnpack");
-            bo.qmode = (gc_qmode)q; i++;
+            int q = v && !strcmp(v, "both") ? GC_QMODE_TFLITE : v ? gc_qmode_parse(v) : -1;
+            if (q < 0) return usage("--int-arith must be tflite, xnnpack or both");
+            bo.qmode = (gc_qmode)q; bo.both = !strcmp(v, "both"); i++;
         } else if (!strcmp(a, "--json")) { if (!v) return usage("--json needs a file"); json = v; i++; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage("the interpreter against native LiteRT CPU"); return 0; }
         else if (a[0] == '-') { char t[200]; snprintf(t, sizeof t, "unknown option %s", a); return usage(t); }
@@ -736,6 +763,12 @@ int main(int argc, char **argv) {
             }
             run_config(r->path, k ? nt : 1, &bo, &r->s[k][0], &r->s[k][1]);
         }
+        if (bo.both && r->info.ok && (!strcmp(r->info.kind, "quant") || !strcmp(r->info.kind, "hybrid"))) {
+            bench_opts xo = bo;
+            xo.qmode = GC_QMODE_XNNPACK;
+            run_config(r->path, 1, &xo, &r->s[2][0], &r->s[2][1]);
+            r->has_x = true;
+        }
     }
     gc_fma_peak_measure(&again, (int)trials, 0.05);
     double first = peak.gflops;
@@ -755,15 +788,16 @@ int main(int argc, char **argv) {
                 if (rows[i].s[k][w].settle_max_ms > wait_max[w]) wait_max[w] = rows[i].s[k][w].settle_max_ms;
     printf("before each invoke the other side's threads were left to go idle (no runnable thread in its process group, "
            "at most %.0f ms): longest wait %.2f ms for native's, %.2f ms for ours\n", SETTLE_MAX_S * 1e3, wait_max[0], wait_max[1]);
-    printf("ours: fp32, --int-arith %s\n", gc_qmode_name(bo.qmode));
+    printf("ours: fp32, --int-arith %s%s\n", gc_qmode_name(bo.qmode),
+           bo.both ? "; the quantized models also at 1T with --int-arith xnnpack (native's own rescaling order: the last three columns)" : "");
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "
            "which can go past it)\n");
     printf("peak RSS: each side's own process (getrusage), both forked from a %.0f MB coordinator\n\n", (double)base_kb / 1024);
-    print_table(rows, n_models, nt, &peak);
+    print_table(rows, n_models, nt, &peak, bo.both);
     if (json) write_json(json, rows, n_models, nt, &peak, base_kb, &bo);
     for (int i = 0; i < n_models; i++)
-        for (int k = 0; k < 2; k++) for (int w = 0; w < 2; w++) free(rows[i].s[k][w].ms);
+        for (int k = 0; k < 3; k++) for (int w = 0; w < 2; w++) free(rows[i].s[k][w].ms);
     free(rows);
     free(models);
     return 0;

@@ -3,7 +3,9 @@
 # runtime, one Markdown table for every model (build/interp_vs_native, bench/interp_vs_native.c,
 # says how it measures), with the machine and runtime above it.
 #   bench/interp_vs_native.sh [--runs N] [--warmup W] [--threads N] [--timeout S] [--json FILE]
-#                             [--int-arith tflite|xnnpack] [MODEL.tflite ...]
+#                             [--int-arith tflite|xnnpack|both] [MODEL.tflite ...]
+# --int-arith defaults to both here: ours in TFLite order, and the quantized models once more at
+# 1 thread in XNNPACK order (native's own rescaling), each ratio in its own column.
 # Default models: every model of $GPUCLEAN_CORPUS (../shared/corpus), then the zoo's final
 # exports $GPUCLEAN_ZOO/<family>/<model>/<model>.tflite (build/zoo; skipped when absent).
 # Needs only bash and the built binaries (no Python), so it runs on a bare machine too.
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+case " ${opts[*]-} " in *" --int-arith "*) ;; *) opts+=(--int-arith both) ;; esac
 corpus=${GPUCLEAN_CORPUS:-../shared/corpus}
 zoo=${GPUCLEAN_ZOO:-build/zoo}
 notes=()
