@@ -131,7 +131,7 @@ static void fail_exit(int ev, const char *fmt, const char *a, const char *b) {
 }
 
 /* ours: read, prepare, fill, first invoke; then one timed invoke per 'g', 'q' to end */
-static void ours_worker(const char *path, int threads, gc_qmode qmode, int cmd, int ev) {
+static void ours_worker(const char *path, int threads, gc_qmode qmode, bool fma, int cmd, int ev) {
     char err[480];
     gc_model *m = gc_model_read_file_lazy(path, err, sizeof err);
     if (!m) fail_exit(ev, "model: %s%s", err, "");
@@ -141,6 +141,7 @@ static void ours_worker(const char *path, int threads, gc_qmode qmode, int cmd, 
     o.signature = GC_SIG_AUTO;
     o.threads = threads;
     o.qmode = qmode;
+    o.float_fma = fma;
     gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) fail_exit(ev, "%s%s", err, "");
     if (gc_interp_prepare(it) != GC_OK) fail_exit(ev, "prepare: %s%s", gc_interp_errmsg(it), "");
@@ -284,6 +285,7 @@ typedef struct {
     int runs, warmup; double timeout_s;
     gc_qmode qmode;            /* ours' integer rescaling in the 1T and NT columns */
     bool both;                 /* --int-arith both: quant / hybrid models also at 1T in XNNPACK order */
+    bool fma;                  /* --float-arith fma: ours with gc_interp_opts.float_fma */
 } bench_opts;
 
 static bool start_worker(side *s, int which, const char *path, int threads, const bench_opts *bo, const char *dir) {
@@ -297,7 +299,7 @@ static bool start_worker(side *s, int which, const char *path, int threads, cons
         setpgid(0, 0);
         close(c[1]); close(e[0]);
         signal(SIGPIPE, SIG_DFL);
-        if (which == 0) ours_worker(path, threads, bo->qmode, c[0], e[1]);
+        if (which == 0) ours_worker(path, threads, bo->qmode, bo->fma, c[0], e[1]);
         else native_worker(path, threads, bo->warmup + bo->runs, bo->timeout_s, dir, c[0], e[1]);
         _exit(0);
     }
@@ -655,8 +657,9 @@ static void write_json(const char *file, model_row *rows, int n_rows, int nt, co
     FILE *f = fopen(file, "w");
     if (!f) { fprintf(stderr, "interp_vs_native: %s: %s\n", file, strerror(errno)); return; }
     fprintf(f, "{\"schema\":1,\"peak\":{\"gflops\":%.6g,\"isa\":\"%s\",\"avx512\":%.6g,\"avx2\":%.6g,\"scalar\":%.6g},"
-            "\"threads_all\":%d,\"runs\":%d,\"warmup\":%d,\"baseline_rss_kb\":%lld,\"models\":[",
+            "\"threads_all\":%d,\"runs\":%d,\"warmup\":%d,\"float_arith\":\"%s\",\"baseline_rss_kb\":%lld,\"models\":[",
             peak->gflops, peak->isa ? peak->isa : "none", peak->avx512, peak->avx2, peak->scalar, nt, bo->runs, bo->warmup,
+            bo->fma ? "fma" : "muladd",
             (long long)base_kb);
     for (int i = 0; i < n_rows; i++) {
         model_row *r = &rows[i];
@@ -693,7 +696,8 @@ static int usage(const char *why) {
             "  --json FILE    also write every timing there\n"
             "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n"
             "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode); both:\n"
-            "                 tflite, and the quantized models once more at 1T in xnnpack order (what XNNPACK computes)\n", why);
+            "                 tflite, and the quantized models once more at 1T in xnnpack order (what XNNPACK computes)\n"
+            "  --float-arith M  ours' fp32 CONV_2D / FULLY_CONNECTED / BATCH_MATMUL: muladd (default) or fma\n", why);
     return 2;
 }
 
@@ -708,7 +712,7 @@ static bool int_arg(const char *v, long lo, long hi, long *out) {
 }
 
 int main(int argc, char **argv) {
-    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE, false };
+    bench_opts bo = { 7, 1, 300, GC_QMODE_TFLITE, false, false };
     const char *json = NULL;
     long threads_all = 0, trials = 20;
     const char **models = calloc((size_t)argc + 1, sizeof *models);
@@ -729,6 +733,9 @@ int main(int argc, char **argv) {
             int q = v && !strcmp(v, "both") ? GC_QMODE_TFLITE : v ? gc_qmode_parse(v) : -1;
             if (q < 0) return usage("--int-arith must be tflite, xnnpack or both");
             bo.qmode = (gc_qmode)q; bo.both = !strcmp(v, "both"); i++;
+        } else if (!strcmp(a, "--float-arith")) {
+            if (!v || (strcmp(v, "muladd") && strcmp(v, "fma"))) return usage("--float-arith must be muladd or fma");
+            bo.fma = !strcmp(v, "fma"); i++;
         } else if (!strcmp(a, "--json")) { if (!v) return usage("--json needs a file"); json = v; i++; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage("the interpreter against native LiteRT CPU"); return 0; }
         else if (a[0] == '-') { char t[200]; snprintf(t, sizeof t, "unknown option %s", a); return usage(t); }
@@ -788,7 +795,7 @@ int main(int argc, char **argv) {
                 if (rows[i].s[k][w].settle_max_ms > wait_max[w]) wait_max[w] = rows[i].s[k][w].settle_max_ms;
     printf("before each invoke the other side's threads were left to go idle (no runnable thread in its process group, "
            "at most %.0f ms): longest wait %.2f ms for native's, %.2f ms for ours\n", SETTLE_MAX_S * 1e3, wait_max[0], wait_max[1]);
-    printf("ours: fp32, --int-arith %s%s\n", gc_qmode_name(bo.qmode),
+    printf("ours: fp32, --float-arith %s, --int-arith %s%s\n", bo.fma ? "fma" : "muladd", gc_qmode_name(bo.qmode),
            bo.both ? "; the quantized models also at 1T with --int-arith xnnpack (native's own rescaling order: the last three columns)" : "");
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "

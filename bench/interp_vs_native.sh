@@ -16,7 +16,7 @@ bin=build/interp_vs_native
 opts=(); models=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --runs|--warmup|--threads|--timeout|--json|--peak-trials|--int-arith)
+    --runs|--warmup|--threads|--timeout|--json|--peak-trials|--int-arith|--float-arith)
       [ $# -ge 2 ] || { echo "interp_vs_native.sh: $1 needs a value" >&2; exit 2; }
       opts+=("$1" "$2"); shift ;;
     -*) echo "interp_vs_native.sh: unknown option $1" >&2; exit 2 ;;

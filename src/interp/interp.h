@@ -126,6 +126,13 @@ typedef struct {
                                    fp32 (qgemm8.h, qelem8.h, qfc4.h); the same bits, the
                                    reference is just slower; any precision: the
                                    float reductions and pools take their plain loops */
+    bool float_fma;             /* GC_PREC_FP32: CONV_2D, FULLY_CONNECTED and BATCH_MATMUL fuse
+                                   each multiply-add (acc = fmaf(x, w, acc), one rounding; the
+                                   same order), fast kernels and reference alike; default
+                                   (false): a multiply then an add, two roundings. The same
+                                   bits on every machine either way (C's fmaf is correctly
+                                   rounded); fma is up to 2x faster on CPUs whose adds share
+                                   the FMA ports (Intel's server cores, most Arm cores) */
 } gc_interp_opts;
 
 typedef struct {

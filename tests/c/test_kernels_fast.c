@@ -36,12 +36,13 @@ static float *fill(size_t n, float scale) {
 }
 
 /* The precisions every case runs in. */
-typedef struct { gc_precision prec; gc_f16_runtime rt; const char *name; } prec_mode;
+typedef struct { gc_precision prec; gc_f16_runtime rt; const char *name; bool fma; } prec_mode;
 static const prec_mode modes[] = {
-    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32" },
-    { GC_PREC_FP16, GC_GPU_NATIVE, "fp16 native" },
-    { GC_PREC_FP16, GC_GPU_JS, "fp16 js" },
-    { GC_PREC_FP16_ACC, GC_GPU_NATIVE, "fp16-acc" },
+    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32", false },
+    { GC_PREC_FP16, GC_GPU_NATIVE, "fp16 native", false },
+    { GC_PREC_FP16, GC_GPU_JS, "fp16 js", false },
+    { GC_PREC_FP16_ACC, GC_GPU_NATIVE, "fp16-acc", false },
+    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32 fma", true },          /* opts.float_fma: GC_GEMM_F32_FMA */
 };
 enum { N_MODES = sizeof modes / sizeof modes[0] };
 
@@ -50,7 +51,7 @@ static bool run(kt_model *r, const kt_tensor *ins, int n_in, const prec_mode *pm
                 size_t *nbytes, int *n_fast) {
     char err[512];
     gc_interp_opts o = { .precision = pm->prec, .gpu_runtime = pm->rt, .signature = -1, .threads = threads,
-                         .reference_kernels = ref };
+                         .reference_kernels = ref, .float_fma = pm->fma };
     gc_interp *it = gc_interp_new(r->m, &o, err, sizeof err);
     bool ok = it && gc_interp_prepare(it) == GC_OK;
     if (!ok) fprintf(stderr, "  prepare: %s\n", it ? gc_interp_errmsg(it) : err);
@@ -351,6 +352,42 @@ GC_TEST(kernels_fast_fully_connected) {
     fc_case(17, 2048, 20, 0, 0, true);            /* the same with a one-row last tile */
     fc_case(40, 48, 96, 1, 1, false);             /* fp16 native on the matrix cores (K16H) */
     fc_case(16, 64, 32, 0, 0, true);
+}
+
+/* --float-arith fma is not the multiply-then-add: on a deep FULLY_CONNECTED some outputs
+ * differ, and both stay within the classic bound of a K-term float sum of the exact
+ * (double) result: |y - exact| <= K u / (1 - K u) sum_k |x_k w_k| (u = 2^-24), the fused
+ * one with its one rounding per step, the plain one's two roundings per step as 2K. */
+GC_TEST(kernels_fast_fma_differs_within_bound) {
+    const int rows = 8, K = 1024, N = 48;
+    float *x = fill((size_t)rows * K, 2.0f), *w = fill((size_t)N * K, 1.0f);
+    kt_tensor ins[3] = { KT_IN(GC_T_FLOAT32, 2, KT_S(rows, K), x), KT_C(GC_T_FLOAT32, 2, KT_S(N, K), w),
+                         { .type = -1 } };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 2, KT_S(rows, N)) };
+    kt_model r = kt_build(GC_OP_FULLY_CONNECTED, GC_BO_FullyConnectedOptions, ins, 3, outs, 1);
+    float *ym = NULL, *yf = NULL; size_t nm = 0, nf = 0; int fast = 0;
+    CHECK(run(&r, ins, 3, &modes[0], false, 1, &ym, &nm, &fast));
+    CHECK(run(&r, ins, 3, &modes[4], false, 1, &yf, &nf, &fast));
+    CHECK(fast == 1);
+    int differ = 0;
+    const double u = 1.0 / 16777216.0;
+    for (int i = 0; ym && yf && nm == nf && i < rows; i++)
+        for (int n = 0; n < N; n++) {
+            double exact = 0, mag = 0;
+            for (int k = 0; k < K; k++) {
+                double p = (double)x[(size_t)i * K + k] * (double)w[(size_t)n * K + k];
+                exact += p; mag += fabs(p);
+            }
+            const float a = ym[i * N + n], b = yf[i * N + n];
+            differ += a != b;
+            CHECK_MSG(fabs((double)b - exact) <= K * u / (1 - K * u) * mag, "fma y[%d][%d] = %.9g, exact %.9g", i, n, (double)b, exact);
+            CHECK_MSG(fabs((double)a - exact) <= 2 * K * u / (1 - 2 * K * u) * mag, "muladd y[%d][%d] = %.9g, exact %.9g", i, n, (double)a, exact);
+        }
+    CHECK_MSG(differ > 0, "--float-arith fma gave the multiply-then-add's bits on all %d outputs", rows * N);
+    printf("  (fma vs muladd: %d of %d outputs differ)\n", differ, rows * N);
+    free(ym); free(yf);
+    gc_model_free(r.m);
+    free(x); free(w);
 }
 
 /* BATCH_MATMUL [Ba, 1, M, K] x [Bb, K, N] (adj_x / adj_y transpose the last two dims). */

@@ -120,6 +120,9 @@ typedef struct {
     bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
     /* fp16 */
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
+    bool fma;                           /* fp32 CONV_2D with opts.float_fma: acc = fmaf(x, w, acc)
+                                           (GC_GEMM_F32_FMA; depthwise and TRANSPOSE_CONV keep
+                                           the multiply then the add) */
     bool k16h;                          /* fp16 native on the matrix cores: GC_ACC_K16H over the
                                            flattened (tap, channel) k (fp16_model.h conv_mma) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
@@ -286,6 +289,7 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
     conv_data *d = gc_ctx_alloc(ctx, sizeof *d);
     if (!d) return GC_ERR_NOMEM;
     d->kind = n->code == GC_OP_CONV_2D ? K_CONV : n->code == GC_OP_DEPTHWISE_CONV_2D ? K_DW : K_TCONV;
+    d->fma = ctx->fma && d->kind == K_CONV;
     d->w_slot = -1;
     const gc_options *o = gc_opts(n);
     gc_rt *x, *w, *b, *y = NULL;
@@ -561,7 +565,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (!gc_convf_exact(wf, (size_t)K * (size_t)d->OC, pad)) return GC_OK;
     gc_convf *c = gc_ctx_alloc(ctx, sizeof *c);
     if (!c) return GC_ERR_NOMEM;
-    const gc_gemm_mode mode = d->k16h ? GC_GEMM_K16H : d->a16 ? GC_GEMM_H16 : GC_GEMM_F32;
+    const gc_gemm_mode mode = d->k16h ? GC_GEMM_K16H : d->a16 ? GC_GEMM_H16 : d->fma ? GC_GEMM_F32_FMA : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(&c->b, (gc_isa)ctx->isa, mode, d->G, (int32_t)K, d->OC / d->G);
     GC_UNSUP(ctx, nf > 0, "filter of %d x %lld is too large to pack", (int)d->OC, (long long)K);
     bool fresh;
@@ -735,8 +739,9 @@ GC_CLONES static void conv_f32(bool a16, const conv_data *d, const float *x, con
                         for (int32_t ic = 0; ic < ICg; ic++) {
                             const float xv = xg[ic];
                             const float *w = wk + (size_t)ic * OC;
-                            if (!a16) for (int32_t oc = o0; oc < o1; oc++) acc[oc] += xv * w[oc];
-                            else gc_f16_madd_n(acc + o0, xv, w + o0, (size_t)(o1 - o0));
+                            if (a16) gc_f16_madd_n(acc + o0, xv, w + o0, (size_t)(o1 - o0));
+                            else if (d->fma) for (int32_t oc = o0; oc < o1; oc++) acc[oc] = fmaf(xv, w[oc], acc[oc]);
+                            else for (int32_t oc = o0; oc < o1; oc++) acc[oc] += xv * w[oc];
                         }
                     }
                 }

@@ -136,7 +136,8 @@ static gc_status fc_fast_prepare(gc_ctx *ctx, gc_node *n, fc_data *d, gc_rt *w, 
      * GC_ACC_K16H; GC_ACC_H2FMA) */
     const gc_f16_acc fa = mm_acc(ctx, false, d->rows, d->K, d->N);
     const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_SLICE ? GC_GEMM_SLICE
-                            : fa == GC_ACC_K16H ? GC_GEMM_K16H : fa == GC_ACC_H2FMA ? GC_GEMM_H2FMA : GC_GEMM_F32;
+                            : fa == GC_ACC_K16H ? GC_GEMM_K16H : fa == GC_ACC_H2FMA ? GC_GEMM_H2FMA
+                            : ctx->fma ? GC_GEMM_F32_FMA : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "weights [%lld, %lld] are too large to pack", (long long)d->N, (long long)d->K);
     float *mem;
@@ -704,8 +705,9 @@ GC_CLONES static void fc_rows(void *arg, int64_t r0, int64_t r1, int wk) {
             } else
             for (int64_t k = 0; k < K; k++) {
                 const float xv = xr[k], *w = d->wt + k * N;
-                if (!a16) for (int64_t u = 0; u < N; u++) acc[u] += xv * w[u];
-                else gc_f16_madd_n(acc, xv, w, (size_t)N);
+                if (a16) gc_f16_madd_n(acc, xv, w, (size_t)N);
+                else if (ctx->fma) for (int64_t u = 0; u < N; u++) acc[u] = fmaf(xv, w[u], acc[u]);
+                else for (int64_t u = 0; u < N; u++) acc[u] += xv * w[u];
             }
             float *yr = (float *)y->data + r * N;
             for (int64_t u = 0; u < N; u++) {
@@ -931,7 +933,7 @@ static gc_status bmm_fast_prepare(gc_ctx *ctx, gc_node *n, bmm_data *d) {
     const gc_f16_acc fa = mm_acc(ctx, true, d->M, d->K, d->N);
     if (fa == GC_ACC_SLICE) return GC_OK;
     const gc_gemm_mode mode = fa == GC_ACC_F16 ? GC_GEMM_H16 : fa == GC_ACC_K16H ? GC_GEMM_K16H
-                            : fa == GC_ACC_H2FMA ? GC_GEMM_H2FMA : GC_GEMM_F32;
+                            : fa == GC_ACC_H2FMA ? GC_GEMM_H2FMA : ctx->fma ? GC_GEMM_F32_FMA : GC_GEMM_F32;
     size_t nf = gc_gemm_b_layout_mode(pb, (gc_isa)ctx->isa, mode, 1, (int32_t)d->K, (int32_t)d->N);
     GC_UNSUP(ctx, nf > 0, "right-hand side [%lld, %lld] is too large to pack", (long long)d->K, (long long)d->N);
     d->pstride = nf - 16;                  /* one matrix's panels (a multiple of the alignment) */
@@ -1176,8 +1178,9 @@ GC_CLONES static void bmm_ref_rows(void *arg, int64_t r0, int64_t r1, int wk) {
                         for (int64_t jn = 0; jn < N; jn++) part[jn] = 0.0f;
                     }
                 } else if (fa == GC_ACC_H2FMA) gc_f16_fma_n(k % 2 ? part : acc, av, w, (size_t)N);
-                else if (!a16) for (int64_t jn = 0; jn < N; jn++) acc[jn] += av * w[jn];
-                else gc_f16_madd_n(acc, av, w, (size_t)N);
+                else if (a16) gc_f16_madd_n(acc, av, w, (size_t)N);
+                else if (ctx->fma) for (int64_t jn = 0; jn < N; jn++) acc[jn] = fmaf(av, w[jn], acc[jn]);
+                else for (int64_t jn = 0; jn < N; jn++) acc[jn] += av * w[jn];
             }
             if (fa == GC_ACC_H2FMA) gc_f16_flush_n(acc, part, (size_t)N);
             float *ys = (float *)y->data + (bi * M + i) * N;

@@ -15,6 +15,8 @@ enum { MAX_MR = GC_GEMM_MAX_MR };
 static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
     if (mode == GC_GEMM_H2FMA) return isa == GC_ISA_AVX512 && N > 8 ? gc_ukr_h2fma_avx512() : gc_ukr_h2fma_scalar();
+    if (mode == GC_GEMM_F32_FMA)
+        return isa == GC_ISA_AVX512 && N > 8 ? gc_ukr_avx512_fma() : isa >= GC_ISA_AVX2 ? gc_ukr_avx2_fma() : gc_ukr_scalar_fma();
     if (mode == GC_GEMM_K16H) {
         if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_k16h_avx512();
         if (isa >= GC_ISA_AVX2 && gc_f16_have_f16c()) return gc_ukr_k16h_avx2();
@@ -32,6 +34,7 @@ static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
     (void)isa; (void)N;
     if (mode == GC_GEMM_K16H) return gc_ukr_k16h_scalar();
     if (mode == GC_GEMM_H2FMA) return gc_ukr_h2fma_scalar();
+    if (mode == GC_GEMM_F32_FMA) return gc_ukr_scalar_fma();
     if (mode != GC_GEMM_F32) return mode == GC_GEMM_H16 ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
 #endif
     return gc_ukr_scalar();

@@ -19,6 +19,9 @@
  * The fp16 modes' half arithmetic (gc_gemm_b.mode, chosen at layout; the same packing,
  * kernels gemm_h16_*.c; r() = rounding to the nearest half, gc_f16_round's bits):
  *   GC_GEMM_F32    as above;
+ *   GC_GEMM_F32_FMA  the same order with each multiply-add fused: acc = fmaf(a, w, acc),
+ *                  rounded once (--float-arith fma, fp32 only); bit-identical to the reference
+ *                  loops of that mode (gc_fmadd_f below), not to GC_GEMM_F32's;
  *   GC_GEMM_H16    every multiply-add in half: acc = r(acc + r(a w)) from +0.0f in the same
  *                  order, then r(acc + bias) (nothing without a bias), then the clamp: the
  *                  reference loops with a16 (fp16-acc; the native runtime's small convs);
@@ -66,7 +69,8 @@ struct gc_ukr_set;
 /* B (the weights) packed for one kernel set: G groups of a K x N matrix each, split into
  * P = ceil(N / PW) panels of PW columns: w[((g*P + p)*K + k)*PW + c] = B_g[k][p*PW + c],
  * zero for p*PW + c >= N. 64-byte aligned. */
-typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2, GC_GEMM_K16H = 3, GC_GEMM_H2FMA = 4 } gc_gemm_mode;
+typedef enum { GC_GEMM_F32 = 0, GC_GEMM_H16 = 1, GC_GEMM_SLICE = 2, GC_GEMM_K16H = 3, GC_GEMM_H2FMA = 4,
+               GC_GEMM_F32_FMA = 5 } gc_gemm_mode;
 
 typedef struct {
     const struct gc_ukr_set *ks;

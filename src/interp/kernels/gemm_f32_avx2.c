@@ -9,6 +9,9 @@
  * _mm256_min_ps(hi, v) = v < lo ? lo : v > hi ? hi : v. Stores of a partial panel go
  * through a small buffer. Compiled with __attribute__((target("avx2"))) and only called
  * when the CPU has AVX2 and FMA (cpu_isa.h).
+ *
+ * The FMA set (gc_ukr_avx2_fma, GC_GEMM_F32_FMA): each multiply-add one _mm256_fmadd_ps
+ * (acc = fmaf(a, w, acc)), bit-identical to that mode's reference loops.
  */
 #include "interp/kernels/gemm_f32_ukr.h"
 
@@ -16,8 +19,13 @@
 #include <immintrin.h>
 #include <string.h>
 
-#define T256 __attribute__((target("avx2")))
+#define T256 __attribute__((target("avx2,fma")))
 #define INL static inline __attribute__((always_inline))
+
+/* acc + a * b: two roundings (fma = 0), or one (fma = 1); fma is a constant at every call */
+INL T256 __m256 madd(const int fma, __m256 acc, __m256 a, __m256 b) {
+    return fma ? _mm256_fmadd_ps(a, b, acc) : _mm256_add_ps(acc, _mm256_mul_ps(a, b));
+}
 
 enum { PW = 8, MR = 8 };
 
@@ -29,7 +37,7 @@ INL T256 void store_part(float *y, __m256 v, int n) {
     memcpy(y, tmp, (size_t)n * sizeof(float));
 }
 
-INL T256 void body(const gc_ukr_args *g, const int mrk, const int np) {
+INL T256 void body(const gc_ukr_args *g, const int mrk, const int np, const int fma) {
     __m256 acc[MR][2];
 #pragma GCC unroll 8
     for (int m = 0; m < mrk; m++) {
@@ -50,8 +58,8 @@ INL T256 void body(const gc_ukr_args *g, const int mrk, const int np) {
 #pragma GCC unroll 8
             for (int m = 0; m < mrk; m++) {
                 const __m256 b = _mm256_broadcast_ss(ap[m] + ic);
-                acc[m][0] = _mm256_add_ps(acc[m][0], _mm256_mul_ps(b, v0));
-                if (np == 2) acc[m][1] = _mm256_add_ps(acc[m][1], _mm256_mul_ps(b, v1));
+                acc[m][0] = madd(fma, acc[m][0], b, v0);
+                if (np == 2) acc[m][1] = madd(fma, acc[m][1], b, v1);
             }
         }
     }
@@ -77,10 +85,15 @@ INL T256 void body(const gc_ukr_args *g, const int mrk, const int np) {
     }
 }
 
-T256 static void k_one(const gc_ukr_args *g) { body(g, MR, 1); }
-T256 static void k_two_r1(const gc_ukr_args *g) { body(g, 1, 2); }
-T256 static void k_one_r1(const gc_ukr_args *g) { body(g, 1, 1); }
+T256 static void k_one(const gc_ukr_args *g) { body(g, MR, 1, 0); }
+T256 static void k_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 0); }
+T256 static void k_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 0); }
+T256 static void f_one(const gc_ukr_args *g) { body(g, MR, 1, 1); }
+T256 static void f_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 1); }
+T256 static void f_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 1); }
 
 static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL };
+static const gc_ukr_set set_fma = { PW, MR, NULL, f_one, f_two_r1, f_one_r1, NULL };
 const gc_ukr_set *gc_ukr_avx2(void) { return &set; }
+const gc_ukr_set *gc_ukr_avx2_fma(void) { return &set_fma; }
 #endif

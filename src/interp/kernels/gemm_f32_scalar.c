@@ -4,16 +4,26 @@
  * without vectors). Products and sums are separate operations, so nothing is contracted into FMA
  * (ISO C build: -ffp-contract=off). Bit-identical to the reference; the clamp is the
  * reference's own expression, lane by lane. The only level on non-x86 targets.
+ * The FMA set (gc_ukr_scalar_fma, GC_GEMM_F32_FMA): acc = fmaf(x, w, acc) lane by lane (C's
+ * fmaf is correctly rounded: the same bits as a hardware FMA; slow where there is none).
  */
 #include "interp/kernels/gemm_f32_ukr.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { PW = 4, MR = 4 };
 
 typedef float v4 __attribute__((vector_size(16)));
 
-static inline __attribute__((always_inline)) void body(const gc_ukr_args *g, const int mrk, const int np) {
+/* acc + x * a, lane by lane with one rounding */
+static inline __attribute__((always_inline)) v4 fma4(v4 acc, float x, v4 a) {
+    v4 r;
+    for (int i = 0; i < 4; i++) r[i] = fmaf(x, a[i], acc[i]);
+    return r;
+}
+
+static inline __attribute__((always_inline)) void body(const gc_ukr_args *g, const int mrk, const int np, const int fma) {
     v4 acc[MR][2];
     for (int m = 0; m < mrk; m++) { acc[m][0] = (v4){ 0, 0, 0, 0 }; acc[m][1] = acc[m][0]; }
     const float *w0 = g->w, *w1 = g->w + g->pstride;
@@ -28,6 +38,11 @@ static inline __attribute__((always_inline)) void body(const gc_ukr_args *g, con
             w0 += PW; w1 += PW;
             for (int m = 0; m < mrk; m++) {
                 const float xv = ap[m][ic];
+                if (fma) {
+                    acc[m][0] = fma4(acc[m][0], xv, a);
+                    if (np == 2) acc[m][1] = fma4(acc[m][1], xv, b);
+                    continue;
+                }
                 const v4 x = { xv, xv, xv, xv };
                 const v4 p0 = x * a;
                 acc[m][0] = acc[m][0] + p0;
@@ -47,10 +62,16 @@ static inline __attribute__((always_inline)) void body(const gc_ukr_args *g, con
     }
 }
 
-static void k_two(const gc_ukr_args *g) { body(g, MR, 2); }
-static void k_one(const gc_ukr_args *g) { body(g, MR, 1); }
-static void k_two_r1(const gc_ukr_args *g) { body(g, 1, 2); }
-static void k_one_r1(const gc_ukr_args *g) { body(g, 1, 1); }
+static void k_two(const gc_ukr_args *g) { body(g, MR, 2, 0); }
+static void k_one(const gc_ukr_args *g) { body(g, MR, 1, 0); }
+static void k_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 0); }
+static void k_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 0); }
+static void f_two(const gc_ukr_args *g) { body(g, MR, 2, 1); }
+static void f_one(const gc_ukr_args *g) { body(g, MR, 1, 1); }
+static void f_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 1); }
+static void f_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 1); }
 
 static const gc_ukr_set set = { PW, MR, k_two, k_one, k_two_r1, k_one_r1, NULL };
+static const gc_ukr_set set_fma = { PW, MR, f_two, f_one, f_two_r1, f_one_r1, NULL };
 const gc_ukr_set *gc_ukr_scalar(void) { return &set; }
+const gc_ukr_set *gc_ukr_scalar_fma(void) { return &set_fma; }

@@ -54,6 +54,7 @@ typedef struct gc_ukr_set {
 } gc_ukr_set;
 
 const gc_ukr_set *gc_ukr_scalar(void);
+const gc_ukr_set *gc_ukr_scalar_fma(void);        /* GC_GEMM_F32_FMA: acc = fmaf(a, w, acc) */
 /* gemm_h16_range.c: whether the rows[0..nrows) (each len floats from rows[r] + off) times
  * weights of max magnitude wmax make a quick tile (gemm_f32.h) */
 bool gc_h16q_rows_ok(float wmax, const float *const *rows, int32_t nrows, int64_t off, int64_t len);
@@ -68,6 +69,8 @@ const gc_ukr_set *gc_ukr_h2fma_scalar(void);      /* GC_GEMM_H2FMA (gemm_k16h.c)
 #define GC_HAVE_X86_KERNELS 1
 const gc_ukr_set *gc_ukr_avx2(void);
 const gc_ukr_set *gc_ukr_avx512(void);
+const gc_ukr_set *gc_ukr_avx2_fma(void);          /* GC_GEMM_F32_FMA */
+const gc_ukr_set *gc_ukr_avx512_fma(void);
 const gc_ukr_set *gc_ukr_h16_avx2(void);          /* AVX2 + F16C */
 const gc_ukr_set *gc_ukr_slice_avx2(void);
 const gc_ukr_set *gc_ukr_h16_avx512(void);
