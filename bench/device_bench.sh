@@ -60,7 +60,8 @@ run)
     echo "native LiteRT: $(cat "$W/lib/VERSION" 2>/dev/null || echo '?'); options: ${opts[*]}"
     echo
     echo '```'
-    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|Flags)' | cut -c1-400
+    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket)'
+    echo "vector flags: $(grep -o -w -E 'avx2|fma|f16c|avx512[a-z_0-9]*|amx[a-z_0-9]*' /proc/cpuinfo | sort -u | tr '\n' ' ')"
     echo "load at start: $(cat /proc/loadavg)"
     echo '```'
     echo
