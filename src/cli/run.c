@@ -69,7 +69,8 @@ static int usage(FILE *f) {
                "  --float-arith (fp32): how CONV_2D, FULLY_CONNECTED and BATCH_MATMUL multiply-add:\n"
                "  muladd (default: a multiply then an add, two roundings) or fma (fused, one rounding;\n"
                "  up to 2x faster where adds share the FMA ports, e.g. Intel Xeon). Both give the\n"
-               "  same bits on every machine and at every --threads.\n");
+               "  same bits on every machine and at every --threads. GPUCLEAN_FLOAT_ARITH=fma in the\n"
+               "  environment makes fma the default of every command (verify, compare, bisect, ...).\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -214,7 +215,7 @@ int gc_cli_run(int argc, char **argv) {
     if (qmode < 0) return gc_cli_usage_error("run", "--int-arith must be tflite or xnnpack, not '%s'", qmode_arg);
     if (strcmp(farith_arg, "muladd") && strcmp(farith_arg, "fma"))
         return gc_cli_usage_error("run", "--float-arith must be muladd or fma, not '%s'", farith_arg);
-    const bool fma = !strcmp(farith_arg, "fma");
+    const bool fma = !strcmp(farith_arg, "fma") || gc_float_arith_env_fma();
 
     char err[512];
     int rc = 2;

@@ -86,6 +86,10 @@ int gc_precision_parse(const char *s) {
 }
 
 const char *gc_qmode_name(gc_qmode q) { return q == GC_QMODE_XNNPACK ? "xnnpack" : "tflite"; }
+bool gc_float_arith_env_fma(void) {
+    const char *e = getenv("GPUCLEAN_FLOAT_ARITH");
+    return e && !strcmp(e, "fma");
+}
 int gc_qmode_parse(const char *s) {
     if (!strcmp(s, "tflite")) return GC_QMODE_TFLITE;
     if (!strcmp(s, "xnnpack")) return GC_QMODE_XNNPACK;
@@ -235,6 +239,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
     if (!it) { gc_errf(err, errlen, "out of memory"); return NULL; }
     it->m = m;
     if (o) it->o = *o;
+    if (gc_float_arith_env_fma()) it->o.float_fma = true;
     it->isa = (int)gc_isa_active();
     int sig = it->o.signature;
     if (sig == GC_SIG_AUTO) sig = m->n_signatures > 0 ? 0 : -1;

@@ -132,8 +132,12 @@ typedef struct {
                                    (false): a multiply then an add, two roundings. The same
                                    bits on every machine either way (C's fmaf is correctly
                                    rounded); fma is up to 2x faster on CPUs whose adds share
-                                   the FMA ports (Intel's server cores, most Arm cores) */
+                                   the FMA ports (Intel's server cores, most Arm cores).
+                                   GPUCLEAN_FLOAT_ARITH=fma in the environment sets it for
+                                   every interpreter (verify, compare, bisect, the Python API) */
 } gc_interp_opts;
+/* GPUCLEAN_FLOAT_ARITH is "fma" (gc_interp_new then sets opts.float_fma) */
+bool gc_float_arith_env_fma(void);
 
 typedef struct {
     size_t arena_bytes;         /* planned activation peak (all frames) */

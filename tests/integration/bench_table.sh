@@ -32,6 +32,9 @@ grep -q '^| dilated_conv | float | <0.001 | [0-9.e-]* ±[0-9]*% | [0-9.e-]* ±[0
 grep -q '^| mobilenet_v1_0.25_128_quant | quant | [0-9.]* | [0-9.e-]* ±[0-9]*% | [0-9.e-]* ±[0-9]*% | [0-9.]* |' "$tmp/out.md" && ok "quant row timed on both sides" || fail "quant row: $(grep '^| mobilenet_v1_0.25_128' "$tmp/out.md")"
 grep -q '^- trained_lstm: native: ' "$tmp/out.md" && ok "native failure explained: $(grep '^- trained_lstm: native' "$tmp/out.md" | cut -c1-110)" || fail "no note for trained_lstm's native side"
 grep -q '^- not_a_model: model: not a TFLite model' "$tmp/out.md" && ok "unreadable file explained" || fail "no note for the file that is no model"
+grep -q '^| mobilenet_v1_0.25_128_quant | quant |.* | [0-9.e-]* ±[0-9]*% | [0-9.e-]* ±[0-9]*% | [0-9.]* |$' "$tmp/out.md" && ok "quant row has the XNNPACK-order columns" || fail "quant row without the XNNPACK-order columns"
+grep -q '^geometric mean ours/native at 1T with the quantized models in XNNPACK order' "$tmp/out.md" && ok "XNNPACK-order geometric mean" || fail "no XNNPACK-order geometric mean"
+grep -q "^before each invoke the other side's threads were left to go idle" "$tmp/out.md" && ok "settle line" || fail "no settle line"
 
 python3 - "$tmp/b.json" > "$tmp/py.out" <<'PY'
 import json, statistics, sys
@@ -53,6 +56,12 @@ by = {m["model"]: m for m in r["models"]}
 for name in ("dilated_conv", "mobilenet_v1_0.25_128_quant"):
     if not all(c["ours"]["ok"] and c["native"]["ok"] for c in by[name]["configs"]): bad.append(f"{name}: a side failed")
 if by["trained_lstm"]["configs"][0]["native"]["ok"]: bad.append("trained_lstm: native ran (variable tensors)")
+# make bench's default --int-arith both: the quantized model once more at 1T in XNNPACK order
+q = by["mobilenet_v1_0.25_128_quant"]["configs"]
+if [(c["threads"], c["int_arith"]) for c in q][-1] != (1, "xnnpack"): bad.append(f"quant configs: {[(c['threads'], c['int_arith']) for c in q]}")
+if any(c["int_arith"] == "xnnpack" for c in by["dilated_conv"]["configs"]): bad.append("float model ran an XNNPACK-order config")
+if any("settle_ms" not in c[s] for m in r["models"] for c in m["configs"] for s in ("ours", "native")): bad.append("no settle_ms")
+if r.get("float_arith") != "muladd": bad.append(f"float_arith {r.get('float_arith')}")
 if by["not_a_model"]["error"] is None: bad.append("not_a_model: no error")
 print(by["mobilenet_v1_0.25_128_quant"]["flops"])
 print("\n".join(bad) if bad else "consistent")
