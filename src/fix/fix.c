@@ -217,6 +217,27 @@ static bool has_risk(const gc_check_result *r, int32_t sg, int32_t node, const g
     return n && is_pass_wrong(n, p);
 }
 
+/* a consumer of one of op's outputs has a measured fact (wrong numbers or a kernel-build
+ * failure) that names p's fix: the rewrite belongs at the producer (init.split_concat: a
+ * CONCATENATION of SPLIT outputs fails to build; split_to_slices rewrites the SPLIT) */
+static bool consumer_names_fix(const gc_model *m, const gc_check_result *r, int32_t sgi, int32_t op,
+                               const gc_fix_pass *p) {
+    if (!p || !p->fix_id) return false;
+    const gc_subgraph *sg = &m->subgraphs[sgi];
+    const gc_op *o = &sg->ops[op];
+    for (int32_t j = 0; j < sg->n_ops; j++) {
+        const gc_op *u = &sg->ops[j];
+        bool reads = false;
+        for (int32_t a = 0; a < u->n_inputs && !reads; a++)
+            for (int32_t k = 0; k < o->n_outputs && !reads; k++)
+                reads = u->inputs[a] >= 0 && u->inputs[a] == o->outputs[k];
+        if (!reads) continue;
+        const gc_check_node *n = node_of(r, sgi, j);
+        if (n && n->evidence && n->evidence->fix && !strcmp(n->evidence->fix, p->fix_id)) return true;
+    }
+    return false;
+}
+
 /* gc_check for the driver: the target, and the runtime's facts on ML Drift */
 static gc_check_result *check_model(const gc_model *m, const gc_fix_opts *o, char *err, size_t errlen) {
     bool ml = o->target == GC_TARGET_MLDRIFT;
@@ -620,7 +641,8 @@ static bool run_rounds(builder *b, gc_model *m, const gc_fix_opts *o, const bool
                     if (out0 < 0 || seen(b, p, sgi, out0)) continue;
                     if (!forced) {
                         const gc_check_node *n = node_of(*cur, sgi, op);
-                        if (!n || (n->state != GC_NODE_REJECTED && !n->fatal && !has_risk(*cur, sgi, op, p)))
+                        if (!n || (n->state != GC_NODE_REJECTED && !n->fatal && !has_risk(*cur, sgi, op, p) &&
+                                   !consumer_names_fix(m, *cur, sgi, op, p)))
                             continue;
                     }
                     int rc = try_site(b, m, o, p, sgi, op, forced, strict, cur, err, errlen);

@@ -648,6 +648,43 @@ GC_TEST(fix_pad_rank4) {
     gc_model_free(b.m);
 }
 
+/* rank 3: rewritten where the runtime's facts call rank-3 PAD wrong (numerics.pad_rank3, the
+ * default runtime native-2.3), bit-exact; kept because the check improves (wrong -> ok) */
+GC_TEST(fix_pad_rank3_measured_wrong) {
+    mb b = mb_new();
+    int32_t x = T(&b, "x", GC_T_FLOAT32, 3, V(2, 3, 4));
+    int32_t pd = C(&b, "pads", GC_T_INT32, 2, V(3, 2), V(0, 0, 1, 1, 2, 0), 24);
+    int32_t y = T(&b, "padded", GC_T_FLOAT32, 3, V(2, 5, 6));
+    OP(&b, GC_OP_PAD, 1, 2, V(x, pd), 1, V(y));
+    IO(&b, 1, V(x), 1, V(y));
+    run r;
+    fix_run(b.m, NULL, &r, true);
+    CHECK_EQ_INT(sites(r.r, "pad_rank4"), 1);
+    run_free(&r);
+    gc_model_free(b.m);
+}
+
+/* a CONCATENATION of SPLIT outputs fails kernel building (init.split_concat, measured on
+ * both runtimes): the fact sits on the CONCATENATION, the rewrite at the SPLIT producer */
+GC_TEST(fix_split_feeding_concat) {
+    mb b = mb_new();
+    int32_t x = T(&b, "x", GC_T_FLOAT32, 4, V(1, 4, 4, 8));
+    int32_t ax = C(&b, "axis", GC_T_INT32, 0, NULL, V(3), 4);
+    int32_t s0 = T(&b, "c0", GC_T_FLOAT32, 4, V(1, 4, 4, 4)), s1 = T(&b, "c1", GC_T_FLOAT32, 4, V(1, 4, 4, 4));
+    int32_t k = OP(&b, GC_OP_SPLIT, 1, 2, V(ax, x), 2, V(s0, s1));
+    gc_opt_set_int(b.m, OPT(&b, k), GC_O_SplitOptions_num_splits, 2);
+    int32_t y = T(&b, "y", GC_T_FLOAT32, 4, V(1, 4, 4, 8));
+    k = OP(&b, GC_OP_CONCATENATION, 1, 2, V(s1, s0), 1, V(y));
+    gc_opt_set_int(b.m, OPT(&b, k), GC_O_ConcatenationOptions_axis, 3);
+    IO(&b, 1, V(x), 1, V(y));
+    run r;
+    fix_run(b.m, NULL, &r, true);
+    CHECK_EQ_INT(sites(r.r, "split_to_slices"), 1);
+    CHECK(r.r && r.r->after.gpu_clean);
+    run_free(&r);
+    gc_model_free(b.m);
+}
+
 /* ---- transpose_conv_act -------------------------------------------------------------------- */
 
 GC_TEST(fix_transpose_conv_unfuse_activation) {
