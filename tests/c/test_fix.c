@@ -685,6 +685,27 @@ GC_TEST(fix_split_feeding_concat) {
     gc_model_free(b.m);
 }
 
+/* UNPACK feeding a CONCATENATION on axis 1: wrong on the GPU (numerics.unpack_concat); the
+ * pass turns the UNPACK into SLICE + RESHAPE pairs, bit-exact, only there */
+GC_TEST(fix_unpack_feeding_concat) {
+    mb b = mb_new();
+    int32_t x = T(&b, "x", GC_T_FLOAT32, 3, V(2, 2, 6));
+    int32_t u0 = T(&b, "u0", GC_T_FLOAT32, 2, V(2, 6)), u1 = T(&b, "u1", GC_T_FLOAT32, 2, V(2, 6));
+    int32_t k = OP(&b, GC_OP_UNPACK, 1, 1, V(x), 2, V(u0, u1));
+    gc_opt_set_int(b.m, OPT(&b, k), GC_O_UnpackOptions_num, 2);
+    gc_opt_set_int(b.m, OPT(&b, k), GC_O_UnpackOptions_axis, 1);
+    int32_t y = T(&b, "y", GC_T_FLOAT32, 2, V(2, 12));
+    k = OP(&b, GC_OP_CONCATENATION, 1, 2, V(u1, u0), 1, V(y));
+    gc_opt_set_int(b.m, OPT(&b, k), GC_O_ConcatenationOptions_axis, 1);
+    IO(&b, 1, V(x), 1, V(y));
+    run r;
+    fix_run(b.m, NULL, &r, true);
+    CHECK_EQ_INT(sites(r.r, "unpack_to_slices"), 1);
+    CHECK(r.r && r.r->after.gpu_clean);
+    run_free(&r);
+    gc_model_free(b.m);
+}
+
 /* ---- transpose_conv_act -------------------------------------------------------------------- */
 
 GC_TEST(fix_transpose_conv_unfuse_activation) {
