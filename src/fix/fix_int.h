@@ -175,6 +175,8 @@ extern const gc_fix_pass gc_fix_rank5_fold;
 extern const gc_fix_pass gc_fix_rank5_hoist;
 extern const gc_fix_pass gc_fix_split_to_slices;
 extern const gc_fix_pass gc_fix_unpack_to_slices;
+extern const gc_fix_pass gc_fix_fc_runtime_bmm;
+extern const gc_fix_pass gc_fix_pad_batch;
 extern const gc_fix_pass gc_fix_select_to_arith;
 extern const gc_fix_pass gc_fix_squeeze_to_reshape;
 extern const gc_fix_pass gc_fix_strided_slice_canon;

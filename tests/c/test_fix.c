@@ -706,6 +706,51 @@ GC_TEST(fix_unpack_feeding_concat) {
     gc_model_free(b.m);
 }
 
+/* FULLY_CONNECTED with run-time weights (numerics.fc_runtime_weights): TRANSPOSE +
+ * BATCH_MATMUL + ADD, bit-exact (fix_run verifies), with and without a bias, keep_num_dims
+ * and a fused RELU; constant weights are left alone */
+GC_TEST(fix_fc_runtime_weights) {
+    for (int v = 0; v < 3; v++) {
+        mb b = mb_new();
+        int32_t x = v == 1 ? T(&b, "x", GC_T_FLOAT32, 3, V(2, 3, 16)) : T(&b, "x", GC_T_FLOAT32, 2, V(3, 16));
+        float wd[8 * 16], bd[8];
+        for (int i = 0; i < 128; i++) wd[i] = 0.01f * (float)((i * 37) % 29) - 0.1f;
+        for (int i = 0; i < 8; i++) bd[i] = 0.5f - 0.1f * (float)i;
+        int32_t w = v == 2 ? C(&b, "w", GC_T_FLOAT32, 2, V(8, 16), wd, sizeof wd) : T(&b, "w", GC_T_FLOAT32, 2, V(8, 16));
+        int32_t bias = C(&b, "b", GC_T_FLOAT32, 1, V(8), bd, sizeof bd);
+        int32_t y = v == 1 ? T(&b, "y", GC_T_FLOAT32, 3, V(2, 3, 8)) : T(&b, "y", GC_T_FLOAT32, 2, V(3, 8));
+        int32_t k = v == 1 ? OP(&b, GC_OP_FULLY_CONNECTED, 1, 3, V(x, w, bias), 1, V(y))
+                           : OP(&b, GC_OP_FULLY_CONNECTED, 1, 2, V(x, w), 1, V(y));
+        if (v == 1) gc_opt_set_int(b.m, OPT(&b, k), GC_O_FullyConnectedOptions_keep_num_dims, 1);
+        gc_opt_set_int(b.m, OPT(&b, k), GC_O_FullyConnectedOptions_fused_activation_function, v == 0 ? 1 : 0);
+        if (v == 2) IO(&b, 1, V(x), 1, V(y)); else IO(&b, 2, V(x, w), 1, V(y));
+        run r;
+        fix_run(b.m, NULL, &r, true);
+        CHECK_MSG(sites(r.r, "fc_runtime_bmm") == (v == 2 ? 0 : 1), "variant %d: %d sites", v, sites(r.r, "fc_runtime_bmm"));
+        run_free(&r);
+        gc_model_free(b.m);
+    }
+}
+
+/* PAD along the batch axis of [1, H, W, C] (numerics.pad_batch), alone and with H / C
+ * padding: the batch padded as axis 1 of a [1, 1, H, W*C] view, bit-exact */
+GC_TEST(fix_pad_batch) {
+    for (int v = 0; v < 2; v++) {
+        mb b = mb_new();
+        int32_t x = T(&b, "x", GC_T_FLOAT32, 4, V(1, 4, 5, 6));
+        int32_t pd = v ? C(&b, "pads", GC_T_INT32, 2, V(4, 2), V(1, 2, 1, 0, 0, 0, 0, 3), 32)
+                       : C(&b, "pads", GC_T_INT32, 2, V(4, 2), V(2, 0, 0, 0, 0, 0, 0, 0), 32);
+        int32_t y = v ? T(&b, "y", GC_T_FLOAT32, 4, V(4, 5, 5, 9)) : T(&b, "y", GC_T_FLOAT32, 4, V(3, 4, 5, 6));
+        OP(&b, GC_OP_PAD, 1, 2, V(x, pd), 1, V(y));
+        IO(&b, 1, V(x), 1, V(y));
+        run r;
+        fix_run(b.m, NULL, &r, true);
+        CHECK_MSG(sites(r.r, "pad_batch") == 1, "variant %d: %d sites", v, sites(r.r, "pad_batch"));
+        run_free(&r);
+        gc_model_free(b.m);
+    }
+}
+
 /* ---- transpose_conv_act -------------------------------------------------------------------- */
 
 GC_TEST(fix_transpose_conv_unfuse_activation) {
