@@ -6,6 +6,9 @@ typedef struct {
     double gflops;          /* best of the instruction sets measured, GFLOP/s (1 FMA = 2 FLOP) */
     const char *isa;        /* the one that gave it: "avx512f", "avx2+fma", "scalar" */
     double avx512, avx2, scalar;   /* each one's best, GFLOP/s; 0 when not measured */
+    double muladd;          /* the best ISA's rate with each multiply-add a separate multiply
+                               and add (what the interpreter's default --float-arith muladd
+                               issues), GFLOP/s counted as 2 per pair; 0 when not measured */
 } gc_fma_peak;
 
 /* Runs chains of independent fused multiply-adds on the calling thread for each
