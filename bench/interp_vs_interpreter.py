@@ -36,7 +36,8 @@ class Opts(C.Structure):           # gc_interp_opts (src/interp/interp.h)
     _fields_ = [("precision", C.c_int), ("qmode", C.c_int), ("signature", C.c_int),
                 ("subgraph", C.c_int32), ("on_node", C.c_void_p), ("ask", C.c_void_p),
                 ("user", C.c_void_p), ("max_tensor_bytes", C.c_uint64), ("threads", C.c_int),
-                ("fp64_views", C.c_bool), ("gpu_runtime", C.c_int), ("reference_kernels", C.c_bool)]
+                ("fp64_views", C.c_bool), ("gpu_runtime", C.c_int), ("reference_kernels", C.c_bool),
+                ("float_fma", C.c_bool)]
 
 
 class TView(C.Structure):          # gc_tview
