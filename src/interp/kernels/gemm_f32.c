@@ -125,6 +125,14 @@ static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u
     const bool r1 = u->mr == 1;
     u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
+    if (!r1 && ks->all) {
+        u->nc = b->N;
+        u->w = panel(b, g, 0);
+        u->bias = bias ? bias + (size_t)g * (size_t)b->P * (size_t)b->PW : NULL;
+        u->y = y;
+        ks->all(u);
+        return;
+    }
     for (int32_t p = 0; p < b->P;) {
         int np = 1;                                             /* a set without `two`: one at a time */
         if (r1 && ks->four_r1 && p + 3 < b->P) np = 4;

@@ -81,6 +81,6 @@ T256 static void k_one(const gc_ukr_args *g) { body(g, MR, 1); }
 T256 static void k_two_r1(const gc_ukr_args *g) { body(g, 1, 2); }
 T256 static void k_one_r1(const gc_ukr_args *g) { body(g, 1, 1); }
 
-static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL };
+static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_avx2(void) { return &set; }
 #endif

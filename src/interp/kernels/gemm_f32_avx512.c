@@ -18,8 +18,11 @@
 
 #ifdef GC_HAVE_X86_KERNELS
 #include <immintrin.h>
+#include <math.h>
+#include <stdbool.h>
 
 #define T512 __attribute__((target("avx512f")))
+#define T512VL __attribute__((target("avx512f,avx512vl")))   /* ymm16-31, {1to8} */
 #define INL static inline __attribute__((always_inline))
 
 enum { PW = 16, MR = 16 };
@@ -50,14 +53,14 @@ INL T512 void row1(const gc_ukr_args *g, const int np) {
                               _mm512_min_ps(hi, _mm512_max_ps(lo, acc1)));
 }
 
-/* 16 rows x 1 panel: the broadcast of each a value folds into its multiply (an
- * embedded-broadcast memory operand), so the shuffle unit stays out of the K loop. */
-INL T512 void body16(const gc_ukr_args *g) {
+/* 16 rows x 1 panel of nc <= 16 columns (w, bias, y: the panel's): the broadcast of each
+ * a value folds into its multiply (an embedded-broadcast memory operand), so the shuffle
+ * unit stays out of the K loop. */
+INL T512 void body16(const gc_ukr_args *g, const float *w0, const float *bias, float *y, const int32_t nc) {
     enum { R = MR };
     __m512 acc[R];
 #pragma GCC unroll 16
     for (int m = 0; m < R; m++) acc[m] = _mm512_setzero_ps();
-    const float *w0 = g->w;
     const int32_t T = g->T, ICg = g->ICg;
     for (int32_t t = 0; t < T; t++) {
         const float *ap[R];
@@ -71,21 +74,78 @@ INL T512 void body16(const gc_ukr_args *g) {
         }
     }
     const __m512 lo = _mm512_set1_ps(g->lo), hi = _mm512_set1_ps(g->hi);
-    const __m512 b0 = g->bias ? _mm512_loadu_ps(g->bias) : _mm512_setzero_ps();
-    const __mmask16 k0 = (__mmask16)(g->nc >= PW ? 0xffffu : (1u << g->nc) - 1u);
+    const __m512 b0 = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
+    const __mmask16 k0 = (__mmask16)(nc >= PW ? 0xffffu : (1u << nc) - 1u);
+    /* no activation (lo = -inf, hi = inf): the clamp is the identity on every v (NaN and
+     * -0 included), so it is left out */
+    const bool clamp = !(g->lo == -INFINITY && g->hi == INFINITY);
 #pragma GCC unroll 16
     for (int m = 0; m < R; m++) {
         if (m >= g->mr) break;
         __m512 v = acc[m];
-        if (g->bias) v = _mm512_add_ps(v, b0);
-        _mm512_mask_storeu_ps(g->y + (size_t)m * (size_t)g->ldy, k0, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
+        if (bias) v = _mm512_add_ps(v, b0);
+        if (clamp) v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+        _mm512_mask_storeu_ps(y + (size_t)m * (size_t)g->ldy, k0, v);
     }
 }
 
-T512 static void k_one(const gc_ukr_args *g) { body16(g); }
+/* 16 rows x the first 8 columns of a panel (a last panel with nc <= 8: N = 24, 40, ...):
+ * the same sums as body16's lanes 0..7 (each lane's k order unchanged) in ymm registers,
+ * which take half the multiply / add slots of a zmm. The panel rows stay 16 floats apart
+ * (the packing is shared); only their first 32 bytes are read. */
+INL T512VL void half16(const gc_ukr_args *g, const float *w0, const float *bias, float *y, const int32_t nc) {
+    enum { R = MR };
+    __m256 acc[R];
+#pragma GCC unroll 16
+    for (int m = 0; m < R; m++) acc[m] = _mm256_setzero_ps();
+    const int32_t T = g->T, ICg = g->ICg;
+    for (int32_t t = 0; t < T; t++) {
+        const float *ap[R];
+#pragma GCC unroll 16
+        for (int m = 0; m < R; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
+        for (int32_t ic = 0; ic < ICg; ic++) {
+            const __m256 v0 = _mm256_load_ps(w0);
+            w0 += PW;
+#pragma GCC unroll 16
+            for (int m = 0; m < R; m++) acc[m] = _mm256_add_ps(acc[m], _mm256_mul_ps(_mm256_set1_ps(ap[m][ic]), v0));
+        }
+    }
+    const __m256 lo = _mm256_set1_ps(g->lo), hi = _mm256_set1_ps(g->hi);
+    const __m256 b0 = bias ? _mm256_loadu_ps(bias) : _mm256_setzero_ps();
+    const __mmask8 k0 = (__mmask8)(nc >= 8 ? 0xffu : (1u << nc) - 1u);
+    const bool clamp = !(g->lo == -INFINITY && g->hi == INFINITY);
+#pragma GCC unroll 16
+    for (int m = 0; m < R; m++) {
+        if (m >= g->mr) break;
+        __m256 v = acc[m];
+        if (bias) v = _mm256_add_ps(v, b0);
+        if (clamp) v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));   /* max(lo, v) then min(hi, v) */
+        _mm512_mask_storeu_ps(y + (size_t)m * (size_t)g->ldy, (__mmask16)k0, _mm512_castps256_ps512(v));
+    }
+}
+
+T512 static void k_one(const gc_ukr_args *g) { body16(g, g->w, g->bias, g->y, g->nc); }
+/* every panel of the tile (gemm_f32_ukr.h `all`): full panels in zmm; with AVX-512VL (the
+ * 16 ymm accumulators need ymm16-31 to stay in registers) a last one of at most 8
+ * columns in ymm */
+INL T512VL void all_panels(const gc_ukr_args *g, const bool vl) {
+    for (int32_t n0 = 0, p = 0; n0 < g->nc; n0 += PW, p++) {
+        const int32_t nc = g->nc - n0 < PW ? g->nc - n0 : PW;
+        const float *w = g->w + (size_t)p * (size_t)g->pstride, *bias = g->bias ? g->bias + n0 : NULL;
+        if (vl && nc <= 8) half16(g, w, bias, g->y + n0, nc);
+        else body16(g, w, bias, g->y + n0, nc);
+    }
+}
+T512VL static void k_all_vl(const gc_ukr_args *g) { all_panels(g, true); }
+T512 static void k_all(const gc_ukr_args *g) {
+    for (int32_t n0 = 0, p = 0; n0 < g->nc; n0 += PW, p++)
+        body16(g, g->w + (size_t)p * (size_t)g->pstride, g->bias ? g->bias + n0 : NULL, g->y + n0,
+               g->nc - n0 < PW ? g->nc - n0 : PW);
+}
 T512 static void k_two_r1(const gc_ukr_args *g) { row1(g, 2); }
 T512 static void k_one_r1(const gc_ukr_args *g) { row1(g, 1); }
 
-static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL };
-const gc_ukr_set *gc_ukr_avx512(void) { return &set; }
+static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL, k_all };
+static const gc_ukr_set set_vl = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL, k_all_vl };
+const gc_ukr_set *gc_ukr_avx512(void) { return __builtin_cpu_supports("avx512vl") ? &set_vl : &set; }
 #endif
