@@ -138,6 +138,13 @@ typedef struct {
                                    group (row runs, gemm_f32.c), else C */
     int32_t Bn, H, W, C, OH, OW, OC, KH, KW, sh, sw, dh, dw, pt, pl;
     float lo, hi;
+    /* scaled (1x1, stride 1, no padding, one group only: the squeeze-excite MUL absorbed,
+     * conv.c): the conv's input is not x but the MUL's product u[p][c] = x[p][c] * xs[c]
+     * (xs_first: xs[c] * x[p][c]; the same float product, its operands in the MUL's order),
+     * computed per tile into the scratch (gc_convf_scratch_bytes counts it) and summed
+     * like any input row: the same bits as the MUL then the conv. xs is set per run. */
+    bool scaled, xs_first;
+    const float *xs;
 } gc_convf;
 
 /* true when the fast path computes this conv bit-identically (see the top): filters
