@@ -303,3 +303,81 @@ GC_TEST(interp_absorb_se_mul_conv) {
             }
     }
 }
+
+/* The swish as the conv's epilogue (interp.c plan_swish_epilogue, conv.c swish_epi):
+ * x [1, H, W, C] -> conv -> c; [mode 1: z = ADD(c, c), a second output, read between];
+ * s = LOGISTIC(c); y = MUL(c, s) [mode 2: c a result too]. kind 0: CONV_2D 1x1; 1: CONV_2D
+ * 3x3 SAME; 2: DEPTHWISE_CONV_2D 3x3 SAME (OC = C). The conv does the swish (LOGISTIC and
+ * MUL absorbed: 2) only in mode 0; else the MUL runs (the LOGISTIC absorbed by it: 1). */
+static gc_model *conv_swish_model(int H, int W, int C, int OC, int kind, int mode, const float *w, const float *bias) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    const int kh = kind == 0 ? 1 : 3;
+    int32_t xs[4] = { 1, H, W, C }, ws[4] = { kind == 2 ? 1 : OC, kh, kh, kind == 2 ? OC : C }, bs[1] = { OC },
+            ys[4] = { 1, H, W, OC };
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 4, xs, 0);
+    int32_t wt = gc_sg_add_tensor(m, sg, "w", GC_T_FLOAT32, 4, ws,
+                                  (uint32_t)gc_model_add_buffer(m, w, (uint64_t)OC * kh * kh * (kind == 2 ? 1 : C) * 4));
+    int32_t bt = gc_sg_add_tensor(m, sg, "b", GC_T_FLOAT32, 1, bs, (uint32_t)gc_model_add_buffer(m, bias, (uint64_t)OC * 4));
+    int32_t c = gc_sg_add_tensor(m, sg, "c", GC_T_FLOAT32, 4, ys, 0), s = gc_sg_add_tensor(m, sg, "s", GC_T_FLOAT32, 4, ys, 0);
+    int32_t z = gc_sg_add_tensor(m, sg, "z", GC_T_FLOAT32, 4, ys, 0), y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 4, ys, 0);
+    int32_t co = gc_model_add_opcode(m, kind == 2 ? GC_OP_DEPTHWISE_CONV_2D : GC_OP_CONV_2D, NULL, kind == 2 ? 2 : 1);
+    int32_t cin[3] = { x, wt, bt }, k = 0;
+    int32_t i = gc_sg_insert_op(m, sg, k++, co, 3, cin, 1, &c);
+    gc_op *op = &m->subgraphs[sg].ops[i];
+    if (kind == 2) {
+        gc_opt_init(m, &op->opt, GC_BO_DepthwiseConv2DOptions);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_padding, 0);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_h, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_w, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_dilation_h_factor, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_dilation_w_factor, 1);
+    } else {
+        gc_opt_init(m, &op->opt, GC_BO_Conv2DOptions);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_padding, 0);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_h, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_w, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_h_factor, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_w_factor, 1);
+    }
+    if (mode == 1) {
+        int32_t ad = gc_model_add_opcode(m, GC_OP_ADD, NULL, 1), ain[2] = { c, c };
+        gc_sg_insert_op(m, sg, k++, ad, 2, ain, 1, &z);
+    }
+    int32_t lg = gc_model_add_opcode(m, GC_OP_LOGISTIC, NULL, 1), mu = gc_model_add_opcode(m, GC_OP_MUL, NULL, 1);
+    gc_sg_insert_op(m, sg, k++, lg, 1, &c, 1, &s);
+    int32_t min[2] = { c, s };
+    gc_sg_insert_op(m, sg, k++, mu, 2, min, 1, &y);
+    int32_t outs[2] = { y, mode == 1 ? z : c };
+    gc_sg_set_io(m, sg, 1, &x, mode == 0 ? 1 : 2, outs);
+    return m;
+}
+
+GC_TEST(interp_absorb_conv_swish_epilogue) {
+    enum { H = 6, W = 7, C = 19, OC = 21 };              /* 42 pixels: a partial tile */
+    static float x[H * W * C], w[OC * 9 * C], bias[OC], ref[H * W * OC], got[H * W * OC];
+    uint32_t seed = 9;
+    for (int i = 0; i < H * W * C; i++) x[i] = frand(&seed);
+    for (int i = 0; i < OC * 9 * C; i++) w[i] = frand(&seed) * 0.5f;   /* sums past +-100: expf's edges */
+    for (int i = 0; i < OC; i++) bias[i] = frand(&seed);
+    x[10] = INFINITY; x[200] = NAN; x[400] = -INFINITY;
+    for (int kind = 0; kind < 3; kind++)
+        for (int mode = 0; mode < 3; mode++) {
+            const int oc = kind == 2 ? C : OC;
+            const size_t ny = (size_t)H * W * oc;
+            gc_model *m = conv_swish_model(H, W, C, oc, kind, mode, w, bias);
+            int ab = -1;
+            char what[64];
+            snprintf(what, sizeof what, "conv swish kind %d mode %d", kind, mode);
+            CHECK(run(m, x, (size_t)H * W * C, ref, ny, GC_PREC_FP32, false, true, &ab));
+            CHECK_EQ_INT(ab, 0);
+            CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, false, false, &ab));
+            check_same(got, ref, ny, what);
+            CHECK_MSG(ab == (mode == 0 ? 2 : 1), "%s: %d absorbed", what, ab);
+            CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, true, false, &ab));
+            check_same(got, ref, ny, "observed");
+            CHECK_EQ_INT(ab, 0);
+            gc_model_free(m);
+        }
+}

@@ -82,6 +82,7 @@
 #include "interp/kernels/tconv_f32.h"
 #include "interp/kernels/qconv8.h"
 #include "interp/kernels/qgemm8.h"
+#include "interp/kernels/vexpf.h"
 #endif
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
@@ -129,6 +130,8 @@ typedef struct {
     gc_convf *fast;                     /* CONV_2D: packed filter and geometry, else NULL */
     gc_dwf *dwf;                        /* DEPTHWISE_CONV_2D, else NULL */
     gc_tconvf *tcf;                     /* TRANSPOSE_CONV, else NULL */
+    gc_vexp_params swp;                 /* n->swish_epi: the swish's parameters ... */
+    int swisa;                          /* ... and level (gc_isa) */
 #endif
     int fast_slot;                      /* scratch: one gc_convf row-pointer area per thread */
     struct gc_q8op *q8;                 /* 8-bit fast path (qconv8.h), else NULL */
@@ -575,6 +578,22 @@ static gc_status absorb_se_mul(gc_ctx *ctx, gc_node *n, conv_data *d, gc_convf *
     return GC_OK;
 }
 
+/* The swish epilogue (gc_node.swish_epi, interp.c): y = y * (1 / (1 + expf(-y))) over each
+ * finished tile / output row in place, by the vector expf (kernels/vexpf.h GC_VEXP_SWISH):
+ * the bits of the swish MUL it stands for (elementwise.c), computed while the outputs are
+ * in cache. Offered in fp32 only (plain float sums, no fp16 store). */
+static void swish_epi(float *y, size_t n, const void *arg) {
+    const conv_data *d = arg;
+    gc_vexpf_run((gc_isa)d->swisa, GC_VEXP_SWISH, y, y, n, &d->swp);
+}
+
+static void swish_epi_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, bool plain_f32) {
+    if (!ctx->fast || ctx->fp16 || !plain_f32 || ctx->isa == GC_ISA_SCALAR) return;
+    d->swp = (gc_vexp_params){ 0.0f, 1.0f, gc_expf_zero_below() };
+    d->swisa = ctx->isa;
+    n->swish_epi_ok = true;
+}
+
 /* fp32: the fast CONV_2D / DEPTHWISE_CONV_2D (gemm_f32.h, dwconv_f32.h) on a constant
  * filter; leaves d->fast / d->dwf NULL where the fast path would not give the reference's
  * bits (it then runs the reference). */
@@ -587,6 +606,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
         n->fast = true;
+        swish_epi_prepare(ctx, n, d, !d->a16);
         n->own_store = ctx->fp16;                 /* fast_eval rounds the rows (ctx->store) */
         *d->dwf = (gc_dwf){ .isa = ctx->isa, .mode = d->a16 ? GC_DWF_H16 : GC_DWF_F32, .w = wf, .bias = bias,
                             .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
@@ -623,6 +643,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
     n->fast = true;
+    swish_epi_prepare(ctx, n, d, c->b.mode == GC_GEMM_F32);
     n->own_store = ctx->fp16;                     /* fast_eval rounds the tiles (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
     return GC_OK;
@@ -643,8 +664,14 @@ static void fast_eval(gc_ctx *ctx, const conv_data *d, gc_node *n, const float *
     if (d->fast) {
         d->fast->b.store = ctx->store;
         if (d->fast->scaled) d->fast->xs = (const float *)n->in[3]->data;
+        d->fast->epi = n->swish_epi ? swish_epi : NULL;
+        d->fast->epi_arg = d;
     } else if (d->tcf) d->tcf->store = ctx->store;
-    else d->dwf->store = ctx->store;
+    else {
+        d->dwf->store = ctx->store;
+        d->dwf->epi = n->swish_epi ? swish_epi : NULL;
+        d->dwf->epi_arg = d;
+    }
     int64_t units = d->fast ? gc_convf_tiles(d->fast) : d->tcf ? gc_tconvf_tiles(d->tcf) : gc_dwf_tiles(d->dwf);
     double work = (double)d->B * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == K_DW ? 1 : d->ICg);
     if (d->tcf) work /= (double)d->sh * d->sw;

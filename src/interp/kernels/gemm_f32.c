@@ -321,5 +321,6 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
             tile_panels(&c->b, ks, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
         if (c->b.store) gc_f16_store(c->b.store, yt, (size_t)mr * (size_t)c->OC);
+        if (c->epi) c->epi(yt, (size_t)mr * (size_t)c->OC, c->epi_arg);
     }
 }

@@ -145,6 +145,11 @@ typedef struct {
      * like any input row: the same bits as the MUL then the conv. xs is set per run. */
     bool scaled, xs_first;
     const float *xs;
+    /* epi: NULL, or applied in place to each finished tile's outputs (y, n floats; after the
+     * fp16 store when there is one): the swish of a MUL absorbed after planning
+     * (interp.c plan_swish_epilogues, conv.c), while the tile is in cache; set per run */
+    void (*epi)(float *y, size_t n, const void *arg);
+    const void *epi_arg;
 } gc_convf;
 
 /* true when the fast path computes this conv bit-identically (see the top): filters
