@@ -60,17 +60,18 @@ INL T512 void row1(const gc_ukr_args *g, const int np) {
                               _mm512_min_ps(hi, _mm512_max_ps(lo, acc1)));
 }
 
-/* 16 rows x 1 panel of nc <= 16 columns (w, bias, y: the panel's): the broadcast of each
- * a value folds into its multiply (an embedded-broadcast memory operand), so the shuffle
- * unit stays out of the K loop. */
-INL T512 void body16(const gc_ukr_args *g, const float *w0, const float *bias, float *y, const int32_t nc) {
-    enum { R = MR };
-    __m512 acc[R];
+/* R (16, 8 or 4: a constant where it is inlined) rows x 1 panel of nc <= 16 columns (w,
+ * bias, y: the panel's): the broadcast of each a value folds into its multiply (an
+ * embedded-broadcast memory operand), so the shuffle unit stays out of the K loop. R < 16
+ * for a last tile of at most R rows (14 x 14 maps: 196 = 12 x 16 + 4), which would
+ * otherwise compute 16. Rows mr..R-1 are computed and dropped, as in a full tile. */
+INL T512 void bodyR(const gc_ukr_args *g, const float *w0, const float *bias, float *y, const int32_t nc, const int R) {
+    __m512 acc[MR];
 #pragma GCC unroll 16
     for (int m = 0; m < R; m++) acc[m] = _mm512_setzero_ps();
     const int32_t T = g->T, ICg = g->ICg;
     for (int32_t t = 0; t < T; t++) {
-        const float *ap[R];
+        const float *ap[MR];
 #pragma GCC unroll 16
         for (int m = 0; m < R; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
         for (int32_t ic = 0; ic < ICg; ic++) {
@@ -97,18 +98,17 @@ INL T512 void body16(const gc_ukr_args *g, const float *w0, const float *bias, f
     }
 }
 
-/* 16 rows x the first 8 columns of a panel (a last panel with nc <= 8: N = 24, 40, ...):
- * the same sums as body16's lanes 0..7 (each lane's k order unchanged) in ymm registers,
+/* R rows x the first 8 columns of a panel (a last panel with nc <= 8: N = 24, 40, ...):
+ * the same sums as bodyR's lanes 0..7 (each lane's k order unchanged) in ymm registers,
  * which take half the multiply / add slots of a zmm. The panel rows stay 16 floats apart
  * (the packing is shared); only their first 32 bytes are read. */
-INL T512VL void half16(const gc_ukr_args *g, const float *w0, const float *bias, float *y, const int32_t nc) {
-    enum { R = MR };
-    __m256 acc[R];
+INL T512VL void halfR(const gc_ukr_args *g, const float *w0, const float *bias, float *y, const int32_t nc, const int R) {
+    __m256 acc[MR];
 #pragma GCC unroll 16
     for (int m = 0; m < R; m++) acc[m] = _mm256_setzero_ps();
     const int32_t T = g->T, ICg = g->ICg;
     for (int32_t t = 0; t < T; t++) {
-        const float *ap[R];
+        const float *ap[MR];
 #pragma GCC unroll 16
         for (int m = 0; m < R; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
         for (int32_t ic = 0; ic < ICg; ic++) {
@@ -133,23 +133,27 @@ INL T512VL void half16(const gc_ukr_args *g, const float *w0, const float *bias,
     }
 }
 
-T512 static void k_one(const gc_ukr_args *g) { body16(g, g->w, g->bias, g->y, g->nc); }
+T512 static void k_one(const gc_ukr_args *g) { bodyR(g, g->w, g->bias, g->y, g->nc, MR); }
 /* every panel of the tile (gemm_f32_ukr.h `all`): full panels in zmm; with AVX-512VL (the
  * 16 ymm accumulators need ymm16-31 to stay in registers) a last one of at most 8
  * columns in ymm */
-INL T512VL void all_panels(const gc_ukr_args *g, const bool vl) {
+INL T512VL void all_panels(const gc_ukr_args *g, const bool vl, const int R) {
     for (int32_t n0 = 0, p = 0; n0 < g->nc; n0 += PW, p++) {
         const int32_t nc = g->nc - n0 < PW ? g->nc - n0 : PW;
         const float *w = g->w + (size_t)p * (size_t)g->pstride, *bias = g->bias ? g->bias + n0 : NULL;
-        if (vl && nc <= 8) half16(g, w, bias, g->y + n0, nc);
-        else body16(g, w, bias, g->y + n0, nc);
+        if (vl && nc <= 8) halfR(g, w, bias, g->y + n0, nc, R);
+        else bodyR(g, w, bias, g->y + n0, nc, R);
     }
 }
-T512VL static void k_all_vl(const gc_ukr_args *g) { all_panels(g, true); }
+T512VL static void k_all_vl(const gc_ukr_args *g) {
+    if (g->mr <= 4) all_panels(g, true, 4);
+    else if (g->mr <= 8) all_panels(g, true, 8);
+    else all_panels(g, true, MR);
+}
 T512 static void k_all(const gc_ukr_args *g) {
     for (int32_t n0 = 0, p = 0; n0 < g->nc; n0 += PW, p++)
-        body16(g, g->w + (size_t)p * (size_t)g->pstride, g->bias ? g->bias + n0 : NULL, g->y + n0,
-               g->nc - n0 < PW ? g->nc - n0 : PW);
+        bodyR(g, g->w + (size_t)p * (size_t)g->pstride, g->bias ? g->bias + n0 : NULL, g->y + n0,
+              g->nc - n0 < PW ? g->nc - n0 : PW, MR);
 }
 T512 static void k_two_r1(const gc_ukr_args *g) { row1(g, 2); }
 T512 static void k_one_r1(const gc_ukr_args *g) { row1(g, 1); }
