@@ -556,7 +556,11 @@ static int plan_cmp(const void *a, const void *b) {
  * Any precision: the input is dead, so rounding the output in place harms nothing.
  * Likewise a swish (a MUL of x and an absorbed LOGISTIC(x), elementwise.c: fp32 only)
  * whose x block nobody reads after it writes y over x (kernels/vexpf.h: x may be y), so
- * that its stores find their lines in cache. */
+ * that its stores find their lines in cache. And when x comes from an op that can apply the
+ * swish to its own output as it computes it (gc_node.swish_epi_ok: the fast float convs)
+ * and nothing but the swish's absorbed LOGISTIC reads x in between, that op does (its
+ * output block is y's) and the MUL is absorbed too: the same expf bits, while each tile is
+ * in cache, and one pass over the tensor less. */
 static int32_t last_read(const gc_frame *f, const int32_t *rep, const gc_rt *x) {
     int32_t last = 0;
     for (int32_t t = 0; t < f->s->n_tensors; t++)
@@ -581,7 +585,31 @@ static const gc_rt *swish_x(const gc_frame *f, int32_t i) {
     return NULL;
 }
 
-static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
+/* the swish MUL i over x (y aliased to x): its producer does the swish, when it can (above) */
+static void plan_swish_epilogue(gc_frame *f, const int32_t *rep, int32_t i, const gc_rt *x) {
+    int32_t j = i - 1;
+    for (; j >= 0; j--) {
+        const gc_node *p = &f->nodes[j];
+        bool writes = false;
+        for (int k = 0; k < p->n_out; k++) writes = writes || p->out[k] == x;
+        if (writes) break;
+    }
+    if (j < 0) return;
+    gc_node *p = &f->nodes[j];
+    if (!p->swish_epi_ok || p->folded || p->absorbed || p->n_out != 1 || p->swish_epi) return;
+    for (int32_t k = j + 1; k < i; k++) {                /* between them: only the absorbed LOGISTIC */
+        const gc_node *q = &f->nodes[k];
+        if (q->folded || (q->absorbed && q->code == GC_OP_LOGISTIC && q->n_in >= 1 && q->in[0] == x)) continue;
+        for (int a = 0; a < q->n_in; a++)
+            if (q->in[a] && rep[q->in[a]->index] == rep[x->index]) return;
+        for (int a = 0; a < q->n_out; a++)
+            if (q->out[a] && rep[q->out[a]->index] == rep[x->index]) return;
+    }
+    p->swish_epi = true;
+    f->nodes[i].absorbed = true;
+}
+
+static void plan_aliases(const gc_interp *it, gc_frame *f, int32_t *rep) {
     for (int32_t i = 0; i < f->s->n_tensors; i++) rep[i] = i;
     const bool f16 = prec_f16(it->o.precision);
     for (int32_t i = 0; i < f->n_nodes; i++) {
@@ -590,8 +618,10 @@ static void plan_aliases(const gc_interp *it, const gc_frame *f, int32_t *rep) {
         if (sx) {
             const gc_rt *y = n->out[0];
             if (sx->kind == GC_RT_ACT && y->kind == GC_RT_ACT && sx->nbytes == y->nbytes && sx->dtype == GC_T_FLOAT32 &&
-                y->dtype == GC_T_FLOAT32 && last_read(f, rep, sx) == i + 1)
+                y->dtype == GC_T_FLOAT32 && last_read(f, rep, sx) == i + 1) {
                 rep[y->index] = rep[sx->index];
+                plan_swish_epilogue(f, rep, i, sx);
+            }
             continue;
         }
         if (n->folded || n->n_in < 1 || n->n_out != 1 || !n->in[0] || !n->out[0]) continue;

@@ -82,6 +82,11 @@ typedef struct gc_node {
     bool out_half;              /* fp16: its float outputs are copies of values already half
                                    (a data-movement op on rounded tensors): the core does not
                                    round them again (the identity on halves, saturating too) */
+    bool swish_epi_ok;          /* prepare: eval can apply the swish y = y * (1 / (1 + expf(-y)))
+                                   to its float output in place as it computes it (the fast
+                                   CONV_2D / DEPTHWISE_CONV_2D, conv.c) */
+    bool swish_epi;             /* planning (interp.c): do so, for the swish MUL after it, which
+                                   is then absorbed */
     bool own_store;             /* fp16: eval stores its float output rounded to half itself,
                                    the way ctx->store says (the fast kernels, tile by tile
                                    while the tile is in cache), so the core does not */

@@ -1,6 +1,7 @@
 /* test_interp_absorb.c — float ops absorbed into the op after them in fp32 (gc_node.absorbed):
  * a LOGISTIC into the MUL of x and LOGISTIC(x) (swish, elementwise.c) and a PAD of zeros into
- * the DEPTHWISE_CONV_2D or CONV_2D after it (conv.c). Two-op models, each run fp32 by default, with a
+ * the DEPTHWISE_CONV_2D or CONV_2D after it (conv.c), a squeeze-excite MUL into the 1x1
+ * CONV_2D after it (conv.c absorb_se_mul). Small models, each run fp32 by default, with a
  * node callback (nothing absorbed) and with --reference-kernels: the same bits, and the
  * absorption counted only where allowed (not when the LOGISTIC is also a result, not for a
  * PAD of 1, not for an Inf weight, never in fp16); a swish over a dead x writes y over it.  */
@@ -220,4 +221,163 @@ GC_TEST(interp_absorb_pad_depthwise) { pad_conv_cases(13, 10, 19, 0); }
 GC_TEST(interp_absorb_pad_conv) {
     pad_conv_cases(13, 10, 3, 16);
     pad_conv_cases(9, 12, 8, 33);
+}
+
+/* Squeeze-excite into the 1x1 CONV_2D after it (conv.c absorb_se_mul): x [1, H, W, C];
+ * s = MEAN(x, axes 1 and 2, kept) [1, 1, 1, C]; u = MUL(x, s) or MUL(s, x) (mode 1) or,
+ * mode 2, the swish u = MUL(x, LOGISTIC(x)) (the same shapes: not absorbed by the conv, its
+ * LOGISTIC is absorbed by the MUL); y = CONV_2D 1x1 (u, w [OC, 1, 1, C], bias) with
+ * activation act; u_out: u a result too (then the MUL must run). kh 3: a 3x3 SAME conv
+ * instead (not absorbed). */
+static gc_model *se_model(int H, int W, int C, int OC, int mode, bool u_out, int act, int kh, const float *w,
+                          const float *bias) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    int32_t xs[4] = { 1, H, W, C }, ss[4] = { 1, 1, 1, C }, as[1] = { 2 }, ws[4] = { OC, kh, kh, C }, bs[1] = { OC },
+            ys[4] = { 1, H, W, OC };
+    static const int32_t axes[2] = { 1, 2 };
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 4, xs, 0);
+    int32_t ax = gc_sg_add_tensor(m, sg, "axes", GC_T_INT32, 1, as, (uint32_t)gc_model_add_buffer(m, axes, 8));
+    int32_t s = gc_sg_add_tensor(m, sg, "s", GC_T_FLOAT32, 4, mode == 2 ? xs : ss, 0);
+    int32_t u = gc_sg_add_tensor(m, sg, "u", GC_T_FLOAT32, 4, xs, 0);
+    int32_t wt = gc_sg_add_tensor(m, sg, "w", GC_T_FLOAT32, 4, ws,
+                                  (uint32_t)gc_model_add_buffer(m, w, (uint64_t)OC * kh * kh * C * 4));
+    int32_t bt = gc_sg_add_tensor(m, sg, "b", GC_T_FLOAT32, 1, bs, (uint32_t)gc_model_add_buffer(m, bias, (uint64_t)OC * 4));
+    int32_t y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 4, ys, 0);
+    int32_t k = 0;
+    if (mode == 2) {
+        int32_t lg = gc_model_add_opcode(m, GC_OP_LOGISTIC, NULL, 1);
+        gc_sg_insert_op(m, sg, k++, lg, 1, &x, 1, &s);
+    } else {
+        int32_t mo = gc_model_add_opcode(m, GC_OP_MEAN, NULL, 1), min[2] = { x, ax };
+        int32_t i = gc_sg_insert_op(m, sg, k++, mo, 2, min, 1, &s);
+        gc_op *op = &m->subgraphs[sg].ops[i];
+        gc_opt_init(m, &op->opt, GC_BO_ReducerOptions);
+        gc_opt_set_int(m, &op->opt, GC_O_ReducerOptions_keep_dims, 1);
+    }
+    int32_t mu = gc_model_add_opcode(m, GC_OP_MUL, NULL, 1);
+    int32_t uin[2] = { mode == 1 ? s : x, mode == 1 ? x : s };
+    gc_sg_insert_op(m, sg, k++, mu, 2, uin, 1, &u);
+    int32_t co = gc_model_add_opcode(m, GC_OP_CONV_2D, NULL, 1), cin[3] = { u, wt, bt };
+    int32_t i = gc_sg_insert_op(m, sg, k++, co, 3, cin, 1, &y);
+    gc_op *op = &m->subgraphs[sg].ops[i];
+    gc_opt_init(m, &op->opt, GC_BO_Conv2DOptions);
+    gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_padding, 0);                    /* SAME */
+    gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_h, 1);
+    gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_w, 1);
+    gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_h_factor, 1);
+    gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_w_factor, 1);
+    gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_fused_activation_function, act);
+    int32_t outs[2] = { y, u };
+    gc_sg_set_io(m, sg, 1, &x, u_out ? 2 : 1, outs);
+    return m;
+}
+
+GC_TEST(interp_absorb_se_mul_conv) {
+    enum { H = 5, W = 7, C = 37, OC = 24 };               /* 35 pixels: a partial tile; C: a tail of 5 */
+    static float x[H * W * C], w[OC * 9 * C], bias[OC], ref[H * W * OC], got[H * W * OC];
+    uint32_t seed = 5;
+    for (int i = 0; i < H * W * C; i++) x[i] = frand(&seed);
+    for (int i = 0; i < OC * 9 * C; i++) w[i] = frand(&seed) * 0.05f;
+    for (int i = 0; i < OC; i++) bias[i] = frand(&seed);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) { x[3] = INFINITY; x[100] = NAN; x[C + 1] = -INFINITY; }   /* pixel 2 gets NaN too */
+        for (int mode = 0; mode < 3; mode++)
+            for (int variant = 0; variant < 4; variant++) {   /* 0: plain; 1: RELU6; 2: u a result; 3: 3x3 */
+                const int act = variant == 1 ? 3 : 0, kh = variant == 3 ? 3 : 1;
+                gc_model *m = se_model(H, W, C, OC, mode, variant == 2, act, kh, w, bias);
+                int ab = -1;
+                char what[96];
+                snprintf(what, sizeof what, "SE mode %d variant %d pass %d", mode, variant, pass);
+                CHECK(run(m, x, (size_t)H * W * C, ref, (size_t)H * W * OC, GC_PREC_FP32, false, true, &ab));
+                CHECK_EQ_INT(ab, 0);
+                CHECK(run(m, x, (size_t)H * W * C, got, (size_t)H * W * OC, GC_PREC_FP32, false, false, &ab));
+                check_same(got, ref, (size_t)H * W * OC, what);
+                /* mode 2: only the swish's LOGISTIC; else the MUL when the conv is 1x1 and u unseen */
+                const int want = mode == 2 ? 1 : variant == 2 || variant == 3 ? 0 : 1;
+                CHECK_MSG(ab == want, "%s: %d absorbed, want %d", what, ab, want);
+                CHECK(run(m, x, (size_t)H * W * C, got, (size_t)H * W * OC, GC_PREC_FP32, true, false, &ab));
+                check_same(got, ref, (size_t)H * W * OC, "observed");
+                CHECK_EQ_INT(ab, 0);
+                gc_model_free(m);
+            }
+    }
+}
+
+/* The swish as the conv's epilogue (interp.c plan_swish_epilogue, conv.c swish_epi):
+ * x [1, H, W, C] -> conv -> c; [mode 1: z = ADD(c, c), a second output, read between];
+ * s = LOGISTIC(c); y = MUL(c, s) [mode 2: c a result too]. kind 0: CONV_2D 1x1; 1: CONV_2D
+ * 3x3 SAME; 2: DEPTHWISE_CONV_2D 3x3 SAME (OC = C). The conv does the swish (LOGISTIC and
+ * MUL absorbed: 2) only in mode 0; else the MUL runs (the LOGISTIC absorbed by it: 1). */
+static gc_model *conv_swish_model(int H, int W, int C, int OC, int kind, int mode, const float *w, const float *bias) {
+    gc_model *m = gc_model_new();
+    int32_t sg = gc_model_add_subgraph(m, "main");
+    const int kh = kind == 0 ? 1 : 3;
+    int32_t xs[4] = { 1, H, W, C }, ws[4] = { kind == 2 ? 1 : OC, kh, kh, kind == 2 ? OC : C }, bs[1] = { OC },
+            ys[4] = { 1, H, W, OC };
+    int32_t x = gc_sg_add_tensor(m, sg, "x", GC_T_FLOAT32, 4, xs, 0);
+    int32_t wt = gc_sg_add_tensor(m, sg, "w", GC_T_FLOAT32, 4, ws,
+                                  (uint32_t)gc_model_add_buffer(m, w, (uint64_t)OC * kh * kh * (kind == 2 ? 1 : C) * 4));
+    int32_t bt = gc_sg_add_tensor(m, sg, "b", GC_T_FLOAT32, 1, bs, (uint32_t)gc_model_add_buffer(m, bias, (uint64_t)OC * 4));
+    int32_t c = gc_sg_add_tensor(m, sg, "c", GC_T_FLOAT32, 4, ys, 0), s = gc_sg_add_tensor(m, sg, "s", GC_T_FLOAT32, 4, ys, 0);
+    int32_t z = gc_sg_add_tensor(m, sg, "z", GC_T_FLOAT32, 4, ys, 0), y = gc_sg_add_tensor(m, sg, "y", GC_T_FLOAT32, 4, ys, 0);
+    int32_t co = gc_model_add_opcode(m, kind == 2 ? GC_OP_DEPTHWISE_CONV_2D : GC_OP_CONV_2D, NULL, kind == 2 ? 2 : 1);
+    int32_t cin[3] = { x, wt, bt }, k = 0;
+    int32_t i = gc_sg_insert_op(m, sg, k++, co, 3, cin, 1, &c);
+    gc_op *op = &m->subgraphs[sg].ops[i];
+    if (kind == 2) {
+        gc_opt_init(m, &op->opt, GC_BO_DepthwiseConv2DOptions);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_padding, 0);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_h, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_stride_w, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_depth_multiplier, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_dilation_h_factor, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_DepthwiseConv2DOptions_dilation_w_factor, 1);
+    } else {
+        gc_opt_init(m, &op->opt, GC_BO_Conv2DOptions);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_padding, 0);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_h, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_stride_w, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_h_factor, 1);
+        gc_opt_set_int(m, &op->opt, GC_O_Conv2DOptions_dilation_w_factor, 1);
+    }
+    if (mode == 1) {
+        int32_t ad = gc_model_add_opcode(m, GC_OP_ADD, NULL, 1), ain[2] = { c, c };
+        gc_sg_insert_op(m, sg, k++, ad, 2, ain, 1, &z);
+    }
+    int32_t lg = gc_model_add_opcode(m, GC_OP_LOGISTIC, NULL, 1), mu = gc_model_add_opcode(m, GC_OP_MUL, NULL, 1);
+    gc_sg_insert_op(m, sg, k++, lg, 1, &c, 1, &s);
+    int32_t min[2] = { c, s };
+    gc_sg_insert_op(m, sg, k++, mu, 2, min, 1, &y);
+    int32_t outs[2] = { y, mode == 1 ? z : c };
+    gc_sg_set_io(m, sg, 1, &x, mode == 0 ? 1 : 2, outs);
+    return m;
+}
+
+GC_TEST(interp_absorb_conv_swish_epilogue) {
+    enum { H = 6, W = 7, C = 19, OC = 21 };              /* 42 pixels: a partial tile */
+    static float x[H * W * C], w[OC * 9 * C], bias[OC], ref[H * W * OC], got[H * W * OC];
+    uint32_t seed = 9;
+    for (int i = 0; i < H * W * C; i++) x[i] = frand(&seed);
+    for (int i = 0; i < OC * 9 * C; i++) w[i] = frand(&seed) * 0.5f;   /* sums past +-100: expf's edges */
+    for (int i = 0; i < OC; i++) bias[i] = frand(&seed);
+    x[10] = INFINITY; x[200] = NAN; x[400] = -INFINITY;
+    for (int kind = 0; kind < 3; kind++)
+        for (int mode = 0; mode < 3; mode++) {
+            const int oc = kind == 2 ? C : OC;
+            const size_t ny = (size_t)H * W * oc;
+            gc_model *m = conv_swish_model(H, W, C, oc, kind, mode, w, bias);
+            int ab = -1;
+            char what[64];
+            snprintf(what, sizeof what, "conv swish kind %d mode %d", kind, mode);
+            CHECK(run(m, x, (size_t)H * W * C, ref, ny, GC_PREC_FP32, false, true, &ab));
+            CHECK_EQ_INT(ab, 0);
+            CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, false, false, &ab));
+            check_same(got, ref, ny, what);
+            CHECK_MSG(ab == (mode == 0 ? 2 : 1), "%s: %d absorbed", what, ab);
+            CHECK(run(m, x, (size_t)H * W * C, got, ny, GC_PREC_FP32, true, false, &ab));
+            check_same(got, ref, ny, "observed");
+            CHECK_EQ_INT(ab, 0);
+            gc_model_free(m);
+        }
 }

@@ -208,6 +208,28 @@ GC_TEST(kernels_fast_conv_edges) {
     conv_case(false, 1, 33, 31, 3, 1, 16, 1, 3, 3, 2, 2, 1, 1, true, 3, true, false, false);
 }
 
+/* The AVX-512 tile kernel over every panel (gemm_f32_avx512.c k_all): full 16-column panels
+ * in zmm, a last panel of 1..8 columns in ymm, of 9..15 in a masked zmm, last tiles of
+ * 1..4 / 5..8 / 9..16 rows (the 4-, 8- and 16-row kernels); with and without
+ * an activation (the clamp is skipped only without one), with and without a bias, pixel
+ * counts that leave a partial tile, small K (16, 24) and groups (the bias and panels of
+ * group g), Inf / NaN in x. */
+GC_TEST(kernels_fast_conv_panels) {
+    static const int ocs[] = { 1, 5, 8, 9, 15, 16, 17, 24, 31, 40, 41, 48 };
+    for (size_t i = 0; i < sizeof ocs / sizeof ocs[0]; i++)
+        for (int act = 0; act <= 3; act += 3) {
+            conv_case(false, 1, 5, 7, 16, 1, ocs[i], 1, 1, 1, 1, 1, 1, 1, false, act, act == 0, false, false);
+            conv_case(false, 1, 6, 6, 24, 1, ocs[i], 1, 1, 1, 1, 1, 1, 1, true, act, true, i % 3 == 0, false);
+            conv_case(false, 2, 3, 5, 6, 2, ocs[i], 1, 1, 1, 1, 1, 1, 1, false, act, act != 0, i % 2 == 0, false);
+            conv_case(false, 1, 7, 6, 5, 1, ocs[i], 1, 3, 3, 1, 1, 1, 1, true, act, true, i % 4 == 1, false);
+            /* last tiles of 5 and 8 rows (the 8-row kernel), 1..4 rows (the 4-row one) */
+            conv_case(false, 1, 3, 7, 20, 1, ocs[i], 1, 1, 1, 1, 1, 1, 1, false, act, true, i % 5 == 2, false);
+            conv_case(false, 1, 4, 6, 9, 1, ocs[i], 1, 1, 1, 1, 1, 1, 1, false, act, act == 0, false, false);
+            conv_case(false, 1, 1, 1 + (int)i % 4, 33, 1, ocs[i], 1, 1, 1, 1, 1, 1, 1, false, act, true, false, false);
+        }
+    CHECK_MSG(n_fast_cases > 0, "no case took the fast path");
+}
+
 /* The native runtime's small conv sums in half and rounds acc + bias itself, before the
  * saturating store: 65504 + 16 rounds to Inf there (and would store as 65504 unrounded). */
 GC_TEST(kernels_fast_small_conv_saturation) {

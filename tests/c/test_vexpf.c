@@ -5,7 +5,8 @@
  * 97th float of [-100, 100], with several shifts and scales; plus the special values
  * (+-0, +-inf, NaN, the ends of the ranges, zero_below and its neighbours) and every
  * length 0..40 (the padded tails). GC_VEXPF_EXHAUSTIVE=1 checks GC_VEXP_PLAIN on all 2^32
- * floats (about a minute per level). */
+ * floats (about a minute per level). LOGISTIC and SWISH: every 11th float of [16, 110] (their
+ * e = +0 below t = -17). */
 #include "test.h"
 #include "interp/kernels/cpu_isa.h"
 #include "interp/kernels/vexpf.h"
@@ -131,5 +132,21 @@ GC_TEST(vexpf_specials_and_tails) {
             memcpy(buf, sp, sizeof sp);
             gc_vexpf_run(lv[l], (gc_vexp_op)op, buf, buf, (size_t)nsp, &p);
             for (int i = 0; i < nsp; i++) CHECK(same(buf[i], plain((gc_vexp_op)op, sp[i], &p)));
+        }
+}
+
+/* LOGISTIC and SWISH take t = -v below GC_VEXP_ONE_BELOW as e = +0 (vexpf.h: 1 + expf(t)
+ * rounds to 1 there): every 11th float v of [16, 110] (t across -17 down past zero_below), at
+ * every level, against the plain loop with libm's expf. */
+GC_TEST(vexpf_logistic_one_below) {
+    CHECK(1.0f + expf(GC_VEXP_ONE_BELOW) == 1.0f);
+    CHECK(1.0f + expf(nextafterf(GC_VEXP_ONE_BELOW, 0.0f)) == 1.0f);
+    gc_isa lv[3];
+    int nl = levels(lv);
+    const gc_vexp_params p = { 0, 1, gc_expf_zero_below() };
+    for (int l = 0; l < nl; l++)
+        for (int op = GC_VEXP_LOGISTIC; op <= GC_VEXP_SWISH; op++) {
+            range_ctx rc = { 16.0f, 11 };
+            CHECK_EQ_INT(check_run(lv[l], (gc_vexp_op)op, &p, gen_range, &rc, range_count(16.0f, 110.0f, 11), "[16, 110]"), 0);
         }
 }

@@ -82,6 +82,7 @@
 #include "interp/kernels/tconv_f32.h"
 #include "interp/kernels/qconv8.h"
 #include "interp/kernels/qgemm8.h"
+#include "interp/kernels/vexpf.h"
 #endif
 
 /* The inner loops run across independent outputs, so vectorising them keeps every
@@ -132,6 +133,8 @@ typedef struct {
     gc_convf *fast;                     /* CONV_2D: packed filter and geometry, else NULL */
     gc_dwf *dwf;                        /* DEPTHWISE_CONV_2D, else NULL */
     gc_tconvf *tcf;                     /* TRANSPOSE_CONV, else NULL */
+    gc_vexp_params swp;                 /* n->swish_epi: the swish's parameters ... */
+    int swisa;                          /* ... and level (gc_isa) */
 #endif
     int fast_slot;                      /* scratch: one gc_convf row-pointer area per thread */
     struct gc_q8op *q8;                 /* 8-bit fast path (qconv8.h), else NULL */
@@ -540,6 +543,61 @@ static void absorb_pad(gc_ctx *ctx, gc_node *n, conv_data *d, const float *wf, i
     p->absorbed = true;
 }
 
+/* fp32 CONV_2D 1x1, stride 1, no padding, one group (gc_convf_run's direct rows), whose
+ * input is a float MUL (no activation) of x [.., C] (the conv's input shape) and a
+ * per-channel s (C values, every other dimension 1: the squeeze-excite scale of the
+ * mobile nets): the conv reads x and s (in[0] = x, in[3] = s, so the planner keeps both
+ * alive) and forms each tile's products x * s itself (gemm_f32.h gc_convf.scaled), the
+ * MUL absorbed, never run: the same products summed in the same order. Only once the fast
+ * path is set up (the reference kernel reads in[0] as the conv's input). */
+static gc_status absorb_se_mul(gc_ctx *ctx, gc_node *n, conv_data *d, gc_convf *c) {
+    if (!ctx->fast || d->kind != K_CONV || d->a16 || d->k16h || c->b.mode != GC_GEMM_F32) return GC_OK;
+    if (d->KH != 1 || d->KW != 1 || d->sh != 1 || d->sw != 1 || d->pt || d->pl || d->G != 1 || d->H != d->OH ||
+        d->W != d->OW || n->n_in > 3)
+        return GC_OK;
+    gc_node *p = gc_ctx_sole_producer(ctx, n, n->in[0]);
+    if (!p || p->code != GC_OP_MUL || p->n_in != 2 || !p->in[0] || !p->in[1]) return GC_OK;
+    if (gc_opt_int(gc_opts(p), GC_O_MulOptions_fused_activation_function) != 0) return GC_OK;
+    const gc_rt *u = n->in[0];
+    for (int side = 0; side < 2; side++) {
+        gc_rt *xm = p->in[side], *sm = p->in[1 - side];
+        if (xm->dtype != GC_T_FLOAT32 || sm->dtype != GC_T_FLOAT32 || xm->rank != u->rank || sm->rank < 1) continue;
+        bool same = true;
+        for (int i = 0; i < u->rank; i++) same = same && xm->shape[i] == u->shape[i];
+        bool per_c = sm->shape[sm->rank - 1] == d->C;
+        for (int i = 0; i + 1 < sm->rank; i++) per_c = per_c && sm->shape[i] == 1;
+        /* a true broadcast: a swish MUL (x * LOGISTIC(x), the same shapes) has absorbed its
+         * LOGISTIC, whose output is then never written (elementwise.c) */
+        if (!same || !per_c || gc_numel(xm) <= gc_numel(sm)) continue;
+        gc_rt **in = gc_ctx_alloc(ctx, 4 * sizeof *in);
+        if (!in) return GC_ERR_NOMEM;
+        in[0] = xm; in[1] = n->in[1]; in[2] = n->n_in > 2 ? n->in[2] : NULL; in[3] = sm;
+        n->in = in;
+        n->n_in = 4;
+        c->scaled = true;
+        c->xs_first = side == 1;                 /* MUL(s, x): s is the first operand */
+        p->absorbed = true;
+        return GC_OK;
+    }
+    return GC_OK;
+}
+
+/* The swish epilogue (gc_node.swish_epi, interp.c): y = y * (1 / (1 + expf(-y))) over each
+ * finished tile / output row in place, by the vector expf (kernels/vexpf.h GC_VEXP_SWISH):
+ * the bits of the swish MUL it stands for (elementwise.c), computed while the outputs are
+ * in cache. Offered in fp32 only (plain float sums, no fp16 store). */
+static void swish_epi(float *y, size_t n, const void *arg) {
+    const conv_data *d = arg;
+    gc_vexpf_run((gc_isa)d->swisa, GC_VEXP_SWISH, y, y, n, &d->swp);
+}
+
+static void swish_epi_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, bool plain_f32) {
+    if (!ctx->fast || ctx->fp16 || !plain_f32 || ctx->isa == GC_ISA_SCALAR) return;
+    d->swp = (gc_vexp_params){ 0.0f, 1.0f, gc_expf_zero_below() };
+    d->swisa = ctx->isa;
+    n->swish_epi_ok = true;
+}
+
 /* fp32: the fast CONV_2D / DEPTHWISE_CONV_2D (gemm_f32.h, dwconv_f32.h) on a constant
  * filter; leaves d->fast / d->dwf NULL where the fast path would not give the reference's
  * bits (it then runs the reference). */
@@ -552,6 +610,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         d->dwf = gc_ctx_alloc(ctx, sizeof *d->dwf);
         if (!d->dwf) return GC_ERR_NOMEM;
         n->fast = true;
+        swish_epi_prepare(ctx, n, d, !d->a16);
         n->own_store = ctx->fp16;                 /* fast_eval rounds the rows (ctx->store) */
         *d->dwf = (gc_dwf){ .isa = ctx->isa, .mode = d->a16 ? GC_DWF_H16 : GC_DWF_F32, .w = wf, .bias = bias,
                             .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
@@ -582,11 +641,13 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     c->Bn = d->B; c->H = d->H; c->W = d->W; c->C = d->C; c->OH = d->OH; c->OW = d->OW; c->OC = d->OC;
     c->KH = d->KH; c->KW = d->KW; c->sh = d->sh; c->sw = d->sw; c->dh = d->dh; c->dw = d->dw;
     c->pt = d->pt; c->pl = d->pl; c->lo = d->lo; c->hi = d->hi;
+    GC_TRY(absorb_se_mul(ctx, n, d, c));         /* last: the fast path is taken from here */
     int nt = ctx->threads > 0 ? ctx->threads : 1;
     d->fast_slot = gc_ctx_scratch(ctx, n, gc_convf_scratch_bytes(c) * (size_t)nt);
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
     n->fast = true;
+    swish_epi_prepare(ctx, n, d, c->b.mode == GC_GEMM_F32);
     n->own_store = ctx->fp16;                     /* fast_eval rounds the tiles (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
     return GC_OK;
@@ -604,9 +665,17 @@ static void fast_job_run(void *arg, int64_t t0, int64_t t1, int w) {
 
 static void fast_eval(gc_ctx *ctx, const conv_data *d, gc_node *n, const float *x, float *y) {
     /* fp16: the outputs rounded to half as they are computed (n->own_store) */
-    if (d->fast) d->fast->b.store = ctx->store;
-    else if (d->tcf) d->tcf->store = ctx->store;
-    else d->dwf->store = ctx->store;
+    if (d->fast) {
+        d->fast->b.store = ctx->store;
+        if (d->fast->scaled) d->fast->xs = (const float *)n->in[3]->data;
+        d->fast->epi = n->swish_epi ? swish_epi : NULL;
+        d->fast->epi_arg = d;
+    } else if (d->tcf) d->tcf->store = ctx->store;
+    else {
+        d->dwf->store = ctx->store;
+        d->dwf->epi = n->swish_epi ? swish_epi : NULL;
+        d->dwf->epi_arg = d;
+    }
     int64_t units = d->fast ? gc_convf_tiles(d->fast) : d->tcf ? gc_tconvf_tiles(d->tcf) : gc_dwf_tiles(d->dwf);
     double work = (double)d->B * d->OH * d->OW * d->OC * d->KH * d->KW * (d->kind == K_DW ? 1 : d->ICg);
     if (d->tcf) work /= (double)d->sh * d->sw;

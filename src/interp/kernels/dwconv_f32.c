@@ -372,5 +372,6 @@ void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t
 #endif
         (h ? row_scalar_h : row_scalar)(c, &r);
         if (c->store) gc_f16_store(c->store, r.yr, (size_t)c->OW * (size_t)c->C);
+        if (c->epi) c->epi(r.yr, (size_t)c->OW * (size_t)c->C, c->epi_arg);
     }
 }

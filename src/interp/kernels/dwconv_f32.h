@@ -15,6 +15,7 @@
 #ifndef GC_DWCONV_F32_H
 #define GC_DWCONV_F32_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* GC_DWF_F32: as above; GC_DWF_H16: every step in half, acc = r(acc + r(x w)) from +0.0f
@@ -31,6 +32,11 @@ typedef struct {
     const float *bias;          /* [C] or NULL */
     int32_t Bn, H, W, C, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;
     float lo, hi;
+    /* epi: NULL, or applied in place to each finished output row's outputs (y, n floats; after the
+     * fp16 store when there is one): the swish of a MUL absorbed after planning
+     * (interp.c plan_swish_epilogues, conv.c), while the tile is in cache; set per run */
+    void (*epi)(float *y, size_t n, const void *arg);
+    const void *epi_arg;
 } gc_dwf;
 
 int64_t gc_dwf_tiles(const gc_dwf *c);     /* output rows: Bn * OH */

@@ -128,6 +128,14 @@ static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u
     const bool r1 = u->mr == 1;
     u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
+    if (!r1 && ks->all) {
+        u->nc = b->N;
+        u->w = panel(b, g, 0);
+        u->bias = bias ? bias + (size_t)g * (size_t)b->P * (size_t)b->PW : NULL;
+        u->y = y;
+        ks->all(u);
+        return;
+    }
     for (int32_t p = 0; p < b->P;) {
         int np = 1;                                             /* a set without `two`: one at a time */
         if (r1 && ks->four_r1 && p + 3 < b->P) np = 4;
@@ -207,11 +215,33 @@ int64_t gc_convf_tiles(const gc_convf *c) {
  * (and the zero row for a kernel row outside). */
 static bool row_runs(const gc_convf *c) { return c->b.G == 1 && c->dw == 1 && c->KW > 1; }
 
+/* scaled rows: K rounded up to 16 floats, then 16 more (consecutive rows one L1 set apart) */
+static int64_t scaled_ld(const gc_convf *c) { return ((int64_t)c->b.K + 15) / 16 * 16 + 16; }
+
 size_t gc_convf_scratch_bytes(const gc_convf *c) {
     size_t n = (size_t)c->KH * (size_t)c->KW * (size_t)c->b.MR * sizeof(const float *) + 64;
     if (row_runs(c)) n += (size_t)c->b.MR * (size_t)c->b.K * sizeof(float) + 64;
+    if (c->scaled) n += (size_t)c->b.MR * (size_t)scaled_ld(c) * sizeof(float) + 64;
     return n;
 }
+
+/* u[k] = x[k] * s[k] (first: s[k] * x[k]) for k < n: one float multiply each */
+static void scale_row_c(float *u, const float *x, const float *s, int64_t n, bool first) {
+    if (first) for (int64_t k = 0; k < n; k++) u[k] = s[k] * x[k];
+    else for (int64_t k = 0; k < n; k++) u[k] = x[k] * s[k];
+}
+#ifdef GC_HAVE_X86_KERNELS
+#include <immintrin.h>
+__attribute__((target("avx512f"))) static void scale_row_512(float *u, const float *x, const float *s, int64_t n,
+                                                             bool first) {
+    int64_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        const __m512 a = _mm512_loadu_ps(x + k), b = _mm512_loadu_ps(s + k);
+        _mm512_storeu_ps(u + k, first ? _mm512_mul_ps(b, a) : _mm512_mul_ps(a, b));
+    }
+    scale_row_c(u + k, x + k, s + k, n - k, first);
+}
+#endif
 
 void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, int64_t t0, int64_t t1) {
     const int32_t MR = c->b.MR, G = c->b.G, N = c->b.N;
@@ -224,6 +254,15 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
         uintptr_t p = (uintptr_t)(ind + (size_t)c->KH * c->KW * MR);
         edge = (float *)((p + 63) & ~(uintptr_t)63);
     }
+    float *urows = NULL;                                  /* scaled: [MR][scaled_ld] products */
+    void (*scale_row)(float *, const float *, const float *, int64_t, bool) = scale_row_c;
+    if (c->scaled) {
+        uintptr_t p = (uintptr_t)(ind + (size_t)c->KH * c->KW * MR);
+        urows = (float *)((p + 63) & ~(uintptr_t)63);
+#ifdef GC_HAVE_X86_KERNELS
+        if (c->b.PW == 16) scale_row = scale_row_512;   /* the AVX-512 sets (the only 16-float panels) */
+#endif
+    }
     gc_ukr_args u = { .T = T, .ICg = ICg, .a = ind, .lo = c->lo, .hi = c->hi, .ldy = c->OC };
     /* a 1x1 stride-1 conv without padding: output pixel p reads input pixel p (the same
      * pointers the general loop below computes, without its per-row position walk) */
@@ -231,7 +270,12 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
                         c->H == c->OH && c->W == c->OW;
     for (int64_t t = t0; t < t1; t++) {
         int64_t p0 = t * MR, mr = M - p0 < MR ? M - p0 : MR;
-        if (direct) {
+        if (direct && urows) {
+            const int64_t ld = scaled_ld(c);
+            for (int32_t m = 0; m < mr; m++)
+                scale_row(urows + (size_t)(m * ld), x + (size_t)(p0 + m) * (size_t)c->C, c->xs, c->C, c->xs_first);
+            for (int32_t m = 0; m < MR; m++) ind[m] = urows + (size_t)((m < mr ? m : 0) * ld);
+        } else if (direct) {
             for (int32_t m = 0; m < MR; m++)                      /* rows past the tile repeat row 0 */
                 ind[m] = x + (size_t)(p0 + (m < mr ? m : 0)) * (size_t)c->C;
         } else {
@@ -280,5 +324,6 @@ void gc_convf_run(const gc_convf *c, const float *x, float *y, void *scratch, in
             tile_panels(&c->b, ks, &u, g, c->bias, yt + (size_t)g * (size_t)N);
         }
         if (c->b.store) gc_f16_store(c->b.store, yt, (size_t)mr * (size_t)c->OC);
+        if (c->epi) c->epi(yt, (size_t)mr * (size_t)c->OC, c->epi_arg);
     }
 }

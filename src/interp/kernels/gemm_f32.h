@@ -142,6 +142,18 @@ typedef struct {
                                    group (row runs, gemm_f32.c), else C */
     int32_t Bn, H, W, C, OH, OW, OC, KH, KW, sh, sw, dh, dw, pt, pl;
     float lo, hi;
+    /* scaled (1x1, stride 1, no padding, one group only: the squeeze-excite MUL absorbed,
+     * conv.c): the conv's input is not x but the MUL's product u[p][c] = x[p][c] * xs[c]
+     * (xs_first: xs[c] * x[p][c]; the same float product, its operands in the MUL's order),
+     * computed per tile into the scratch (gc_convf_scratch_bytes counts it) and summed
+     * like any input row: the same bits as the MUL then the conv. xs is set per run. */
+    bool scaled, xs_first;
+    const float *xs;
+    /* epi: NULL, or applied in place to each finished tile's outputs (y, n floats; after the
+     * fp16 store when there is one): the swish of a MUL absorbed after planning
+     * (interp.c plan_swish_epilogues, conv.c), while the tile is in cache; set per run */
+    void (*epi)(float *y, size_t n, const void *arg);
+    const void *epi_arg;
 } gc_convf;
 
 /* true when the fast path computes this conv bit-identically (see the top): filters

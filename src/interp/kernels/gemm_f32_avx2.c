@@ -92,8 +92,8 @@ T256 static void f_one(const gc_ukr_args *g) { body(g, MR, 1, 1); }
 T256 static void f_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 1); }
 T256 static void f_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 1); }
 
-static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL };
-static const gc_ukr_set set_fma = { PW, MR, NULL, f_one, f_two_r1, f_one_r1, NULL };
+static const gc_ukr_set set = { PW, MR, NULL, k_one, k_two_r1, k_one_r1, NULL, NULL };
+static const gc_ukr_set set_fma = { PW, MR, NULL, f_one, f_two_r1, f_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_avx2(void) { return &set; }
 const gc_ukr_set *gc_ukr_avx2_fma(void) { return &set_fma; }
 #endif

@@ -71,7 +71,7 @@ static void f_one(const gc_ukr_args *g) { body(g, MR, 1, 1); }
 static void f_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 1); }
 static void f_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 1); }
 
-static const gc_ukr_set set = { PW, MR, k_two, k_one, k_two_r1, k_one_r1, NULL };
-static const gc_ukr_set set_fma = { PW, MR, f_two, f_one, f_two_r1, f_one_r1, NULL };
+static const gc_ukr_set set = { PW, MR, k_two, k_one, k_two_r1, k_one_r1, NULL, NULL };
+static const gc_ukr_set set_fma = { PW, MR, f_two, f_one, f_two_r1, f_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_scalar(void) { return &set; }
 const gc_ukr_set *gc_ukr_scalar_fma(void) { return &set_fma; }

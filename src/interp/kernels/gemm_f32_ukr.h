@@ -51,6 +51,9 @@ typedef struct gc_ukr_set {
     gc_ukr_fn two_r1, one_r1;   /* 1 row */
     gc_ukr_fn four_r1;          /* 1 row x 4 panels (the panels at w + i * pstride, bias + i * PW,
                                    y + i * PW), or NULL: pairs */
+    gc_ukr_fn all;              /* MR rows x every panel of the group in one call (nc = N: the
+                                   panels at w + i * pstride, bias + i * PW, y + i * PW), or
+                                   NULL: the drivers step through them with one / two */
 } gc_ukr_set;
 
 const gc_ukr_set *gc_ukr_scalar(void);

@@ -92,8 +92,8 @@ T256 static void s_one(const gc_ukr_args *g) { body(g, MRS, 1, true); }
 T256 static void s_two_r1(const gc_ukr_args *g) { body(g, 1, 2, true); }
 T256 static void s_one_r1(const gc_ukr_args *g) { body(g, 1, 1, true); }
 
-static const gc_ukr_set h16 = { PW, MR, NULL, h_one, h_two_r1, h_one_r1, NULL };
-static const gc_ukr_set slice = { PW, MRS, NULL, s_one, s_two_r1, s_one_r1, NULL };
+static const gc_ukr_set h16 = { PW, MR, NULL, h_one, h_two_r1, h_one_r1, NULL, NULL };
+static const gc_ukr_set slice = { PW, MRS, NULL, s_one, s_two_r1, s_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_h16_avx2(void) { return &h16; }
 const gc_ukr_set *gc_ukr_slice_avx2(void) { return &slice; }
 #endif

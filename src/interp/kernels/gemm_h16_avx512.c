@@ -228,7 +228,7 @@ INL T512 void row1(const gc_ukr_args *g, const int np, const bool slice, const b
     T512 static void name##_four_r1(const gc_ukr_args *g) { row1(g, 4, sl, q); }         \
     T512 static void name##_two_r1(const gc_ukr_args *g) { row1(g, 2, sl, q); }          \
     T512 static void name##_one_r1(const gc_ukr_args *g) { row1(g, 1, sl, q); }          \
-    static const gc_ukr_set name = { PW, R, NULL, name##_one, name##_two_r1, name##_one_r1, name##_four_r1 };
+    static const gc_ukr_set name = { PW, R, NULL, name##_one, name##_two_r1, name##_one_r1, name##_four_r1, NULL };
 SET(h16, MR, false, false)
 SET(slice, MRS, true, false)
 SET(h16q, MR, false, true)
@@ -236,7 +236,7 @@ SET(sliceq, MRS, true, true)
 #undef SET
 /* split: the tiles by the split kernel, single rows by the quick ones (a split tile is quick) */
 T512 static void slicev_one(const gc_ukr_args *g) { body(g, MRS, true, true, true); }
-static const gc_ukr_set slicev = { PW, MRS, NULL, slicev_one, sliceq_two_r1, sliceq_one_r1, sliceq_four_r1 };
+static const gc_ukr_set slicev = { PW, MRS, NULL, slicev_one, sliceq_two_r1, sliceq_one_r1, sliceq_four_r1, NULL };
 const gc_ukr_set *gc_ukr_slicev_avx512(void) { return &slicev; }
 const gc_ukr_set *gc_ukr_h16_avx512(void) { return &h16; }
 const gc_ukr_set *gc_ukr_slice_avx512(void) { return &slice; }

@@ -62,7 +62,7 @@ static void s_one(const gc_ukr_args *g) { body(g, MR, 1, true); }
 static void s_two_r1(const gc_ukr_args *g) { body(g, 1, 2, true); }
 static void s_one_r1(const gc_ukr_args *g) { body(g, 1, 1, true); }
 
-static const gc_ukr_set h16 = { PW, MR, h_two, h_one, h_two_r1, h_one_r1, NULL };
-static const gc_ukr_set slice = { PW, MR, s_two, s_one, s_two_r1, s_one_r1, NULL };
+static const gc_ukr_set h16 = { PW, MR, h_two, h_one, h_two_r1, h_one_r1, NULL, NULL };
+static const gc_ukr_set slice = { PW, MR, s_two, s_one, s_two_r1, s_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_h16_scalar(void) { return &h16; }
 const gc_ukr_set *gc_ukr_slice_scalar(void) { return &slice; }

@@ -72,7 +72,7 @@ static void s_two(const gc_ukr_args *g) { body_s(g, MR_S, 2); }
 static void s_one(const gc_ukr_args *g) { body_s(g, MR_S, 1); }
 static void s_two_r1(const gc_ukr_args *g) { body_s(g, 1, 2); }
 static void s_one_r1(const gc_ukr_args *g) { body_s(g, 1, 1); }
-static const gc_ukr_set set_s = { PW_S, MR_S, s_two, s_one, s_two_r1, s_one_r1, NULL };
+static const gc_ukr_set set_s = { PW_S, MR_S, s_two, s_one, s_two_r1, s_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_k16h_scalar(void) { return &set_s; }
 
 #if defined(GC_HAVE_X86_KERNELS) && defined(GC_HAVE_F16_SIMD)
@@ -146,7 +146,7 @@ GC_INL GC_T256H void body_2(const gc_ukr_args *g, const int R, const int np) {
 GC_T256H static void a_one(const gc_ukr_args *g) { body_2(g, MR_2, 1); }
 GC_T256H static void a_two_r1(const gc_ukr_args *g) { body_2(g, 1, 2); }
 GC_T256H static void a_one_r1(const gc_ukr_args *g) { body_2(g, 1, 1); }
-static const gc_ukr_set set_2 = { PW_2, MR_2, NULL, a_one, a_two_r1, a_one_r1, NULL };
+static const gc_ukr_set set_2 = { PW_2, MR_2, NULL, a_one, a_two_r1, a_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_k16h_avx2(void) { return &set_2; }
 
 /* AVX-512F: 16-float panels, 8 rows x 1 panel (16 accumulators, the broadcasts folded
@@ -163,7 +163,7 @@ GC_INL GC_T512 void body_5(const gc_ukr_args *g, const int R, const int np) {
 GC_T512 static void b_one(const gc_ukr_args *g) { body_5(g, MR_5, 1); }
 GC_T512 static void b_two_r1(const gc_ukr_args *g) { body_5(g, 1, 2); }
 GC_T512 static void b_one_r1(const gc_ukr_args *g) { body_5(g, 1, 1); }
-static const gc_ukr_set set_5 = { PW_5, MR_5, NULL, b_one, b_two_r1, b_one_r1, NULL };
+static const gc_ukr_set set_5 = { PW_5, MR_5, NULL, b_one, b_two_r1, b_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_k16h_avx512(void) { return &set_5; }
 #endif
 
@@ -206,7 +206,7 @@ static void hs_two(const gc_ukr_args *g) { body_hs(g, MR_S, 2); }
 static void hs_one(const gc_ukr_args *g) { body_hs(g, MR_S, 1); }
 static void hs_two_r1(const gc_ukr_args *g) { body_hs(g, 1, 2); }
 static void hs_one_r1(const gc_ukr_args *g) { body_hs(g, 1, 1); }
-static const gc_ukr_set set_hs = { PW_S, MR_S, hs_two, hs_one, hs_two_r1, hs_one_r1, NULL };
+static const gc_ukr_set set_hs = { PW_S, MR_S, hs_two, hs_one, hs_two_r1, hs_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_h2fma_scalar(void) { return &set_hs; }
 
 #if defined(GC_HAVE_X86_KERNELS) && defined(GC_HAVE_F16_SIMD)
@@ -250,6 +250,6 @@ GC_INL GC_T512 void body_h5(const gc_ukr_args *g, const int R) {
 }
 GC_T512 static void h5_one(const gc_ukr_args *g) { body_h5(g, MR_5); }
 GC_T512 static void h5_one_r1(const gc_ukr_args *g) { body_h5(g, 1); }
-static const gc_ukr_set set_h5 = { PW_5, MR_5, NULL, h5_one, NULL, h5_one_r1, NULL };
+static const gc_ukr_set set_h5 = { PW_5, MR_5, NULL, h5_one, NULL, h5_one_r1, NULL, NULL };
 const gc_ukr_set *gc_ukr_h2fma_avx512(void) { return &set_h5; }
 #endif

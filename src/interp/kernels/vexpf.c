@@ -253,6 +253,12 @@ T256 static void run_256_swish(const float *x, float *y, size_t n, const gc_vexp
 #endif
 
 void gc_vexpf_run(gc_isa isa, gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p) {
+    gc_vexp_params q;
+    if (op >= GC_VEXP_LOGISTIC && !(p->zero_below >= GC_VEXP_ONE_BELOW)) {   /* vexpf.h */
+        q = *p;
+        q.zero_below = GC_VEXP_ONE_BELOW;
+        p = &q;
+    }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GC_NO_SIMD)
     if (isa >= GC_ISA_AVX512) {
         if (op == GC_VEXP_SHIFT) run_512_shift(x, y, n, p);

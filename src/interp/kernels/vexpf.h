@@ -11,7 +11,10 @@
  * the plain loop `y[i] = E(t < zb ? 0 : expf(T(x[i])))` gives; x may equal y.
  * zb = gc_expf_zero_below() (softmax.c): the smallest float t with expf(t) != 0 (about -103.97; found
  * by bisection on this libm's expf, which is monotonic), so skipping expf below it keeps
- * every bit.
+ * every bit. LOGISTIC and SWISH raise zb to GC_VEXP_ONE_BELOW = -17: below it expf(t) <=
+ * expf(-17) = 4.14e-8 < 2^-24 (monotonic), so 1 + e rounds to 1 for that e and for +0
+ * alike and E(e) has the same bits (y = 1, y = v * 1 = v); the lanes with t in
+ * [-104, -87) (v in (87, 104]: subnormal e), which took the plain expf, no longer do.
  *
  * How the bits are kept (AVX-512F and AVX2 + FMA; the scalar level is the plain loop):
  * each t in [-87, 88.5] (exp(t) a normal float) is widened to double and exp(t) computed
@@ -39,6 +42,8 @@
 
 /* softmax.c (also in interp_impl.h): the smallest float t with expf(t) != 0 */
 float gc_expf_zero_below(void);
+
+#define GC_VEXP_ONE_BELOW (-17.0f)  /* LOGISTIC / SWISH: t below it is taken as e = +0 (above) */
 
 typedef enum { GC_VEXP_PLAIN = 0, GC_VEXP_SHIFT = 1, GC_VEXP_LOGISTIC = 2, GC_VEXP_SWISH = 3 } gc_vexp_op;
 
