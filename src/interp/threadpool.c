@@ -14,15 +14,23 @@
  * spin_us, yields the core for another spin_us, then sleeps on work_cv; the caller
  * broadcasts only when `sleepers` > 0. The caller waiting for the last chunks spins
  * briefly, yields, then sleeps on done_cv; the worker that finishes the last item
- * signals only when `waiting` is set. GPUCLEAN_POOL_SPIN_US (0..100000, default 100)
- * sets spin_us when a pool is made.
+ * signals only when `waiting` is set. GPUCLEAN_POOL_SPIN_US (0..100000, default 1000)
+ * sets spin_us when a pool is made. 1 ms (then 1 ms of yields) is about what XNNPACK's
+ * pthreadpool spins (bench/interp_vs_native's settle waits: 2.9-3.7 ms for native's
+ * workers): with 0.1 ms a worker slept through the gaps between an invoke's parallel ops,
+ * and on a VM waking it (an idle vCPU) cost enough that deeplabv3 at 2 threads ran 1.1x
+ * its 1-thread speed in the bench's interleaving, 2.0x with 1 ms (2026-12-03).
  *
  * Oversubscribed machines. A worker that took a chunk and then lost its core to another
  * process holds the caller until the scheduler gives it back (milliseconds). When the
  * caller waited for the last chunks longer than 200 us and longer than it computed
  * itself, the next `backoff` calls run on the caller alone (4, doubling up to 256 while
  * it keeps happening, halving after calls that went well). Which thread computes what
- * never changes the results, so this only trades the second core for steadiness.
+ * never changes the results, so this only trades the second core for steadiness. A call
+ * that had to wake a sleeping worker does not count: the wake-up (tens to hundreds of us
+ * on a VM) is the expected cost of the first op after an idle gap, and counting it made
+ * every invoke after a pause — a frame loop, or the bench's interleaving — back off a
+ * little longer, until whole invokes ran on one core.
  */
 #include "interp/threadpool.h"
 #include "interp/interp_impl.h"
@@ -143,7 +151,7 @@ gc_pool *gc_pool_new(int size) {
     gc_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->size = 1;
-    int64_t spin_us = 100;
+    int64_t spin_us = 1000;
     const char *e = getenv("GPUCLEAN_POOL_SPIN_US");
     if (e && *e) {
         char *end;
@@ -203,7 +211,8 @@ void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg)
     atomic_store(&p->done, 0);
     uint64_t g = atomic_load(&p->gen) + 1;
     atomic_store(&p->gen, g);
-    if (atomic_load(&p->sleepers) > 0) {
+    const bool woke = atomic_load(&p->sleepers) > 0;     /* a worker has to be woken first */
+    if (woke) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->work_cv);
         pthread_mutex_unlock(&p->mu);
@@ -230,7 +239,7 @@ void gc_pool_for(gc_pool *p, int64_t n, int64_t chunk, gc_pool_fn fn, void *arg)
     }
     atomic_store(&p->gen, g + 1);
     const int64_t waited = now_ns() - t_own, own = t_own - t_start;
-    if (waited > 200000 && waited > own) {
+    if (waited > 200000 && waited > own && !woke) {
         p->backoff = p->backoff ? (p->backoff < 128 ? 2 * p->backoff : 256) : 4;
         p->skip = p->backoff;
     } else {
