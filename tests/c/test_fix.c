@@ -802,6 +802,37 @@ GC_TEST(fix_output_also_consumed) {
     }
 }
 
+/* The driver rolls an output_copy site back (the FULLY_CONNECTED is refused for a constant
+ * input, which the copy does not change: no gain) and the consumers' rewired inputs come
+ * back with the snapshot: the model is exactly as before */
+GC_TEST(fix_output_copy_rollback) {
+    mb b = mb_new();
+    float xd[3 * 16], wd[8 * 16];
+    for (int i = 0; i < 48; i++) xd[i] = 0.02f * (float)(i % 11) - 0.1f;
+    for (int i = 0; i < 128; i++) wd[i] = 0.01f * (float)((i * 37) % 29) - 0.1f;
+    int32_t xc = C(&b, "xc", GC_T_FLOAT32, 2, V(3, 16), xd, sizeof xd);
+    int32_t w = C(&b, "w", GC_T_FLOAT32, 2, V(8, 16), wd, sizeof wd);
+    int32_t in = T(&b, "in", GC_T_FLOAT32, 2, V(3, 8));
+    int32_t y = T(&b, "y", GC_T_FLOAT32, 2, V(3, 8)), z = T(&b, "z", GC_T_FLOAT32, 2, V(3, 8));
+    OP(&b, GC_OP_FULLY_CONNECTED, 1, 2, V(xc, w), 1, V(y));
+    OP(&b, GC_OP_ADD, 1, 2, V(y, in), 1, V(z));
+    IO(&b, 1, V(in), 2, V(y, z));
+    uint8_t *keep;
+    gc_model *before = clone(b.m, &keep);
+    gc_fix_opts o = gc_fix_opts_default();
+    o.only = "output_copy";
+    run r;
+    fix_run(b.m, &o, &r, true);
+    CHECK_EQ_INT(sites(r.r, "output_copy"), 0);
+    const char *why = decline_reason(r.r, "output_copy");
+    CHECK_MSG(why && strstr(why, "rolled back"), "%s", why ? why : "(none)");
+    char err[256];
+    CHECK_MSG(before && gc_model_equal(b.m, before, err, sizeof err), "%s", err);
+    run_free(&r);
+    gc_model_free(before); free(keep);
+    gc_model_free(b.m);
+}
+
 /* PAD along the batch axis of [1, H, W, C] (numerics.pad_batch), alone and with H / C
  * padding: the batch padded as axis 1 of a [1, 1, H, W*C] view, bit-exact */
 GC_TEST(fix_pad_batch) {
