@@ -62,6 +62,10 @@ static const row rows[] = {
     { -1, "numerics.fc_runtime_weights", { "fix.fc.runtime_bmm",
       "a product of two activations exported as FULLY_CONNECTED: use torch.matmul(x, w.transpose(-1, -2)) + b",
       "replace the FULLY_CONNECTED by TRANSPOSE of the weights, BATCH_MATMUL and ADD of the bias" }, false },
+    { -1, "numerics.output_also_consumed", { "fix.output.copy",
+      "return a separate copy of the FULLY_CONNECTED result as the model output (a y.clone() the converter keeps), "
+      "not the tensor the next op reads",
+      "let the readers take a new internal tensor and produce the model output with a RESHAPE copy of it" }, false },
     { -1, "numerics.pad_batch", { "fix.pad.batch",
       "pad along the batch axis with torch.cat of constant blocks instead of F.pad on dim 0",
       "pad the batch of 1 as axis 1 of a RESHAPEd [1, 1, H, W*C] view" }, false },

@@ -29,6 +29,7 @@ static const gc_fix_pass *const registry[] = {
     &gc_fix_split_to_slices,      /* fix.split.slices */
     &gc_fix_unpack_to_slices,     /* fix.unpack.slices (UNPACK feeding a CONCATENATION: wrong on the GPU) */
     &gc_fix_fc_runtime_bmm,       /* fix.fc.runtime_bmm (FULLY_CONNECTED with run-time weights: wrong on the GPU) */
+    &gc_fix_output_copy,          /* fix.output.copy (a FULLY_CONNECTED output also read in the graph: wrong on the GPU) */
     &gc_fix_pad_batch,            /* fix.pad.batch (PAD along the batch axis: wrong on the GPU) */
     &gc_fix_select_to_arith,      /* fix.select.arith */
     &gc_fix_squeeze_to_reshape,   /* fix.squeeze.reshape */

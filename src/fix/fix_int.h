@@ -7,7 +7,9 @@
  *     place — make new ops and tensors (fx_new_tensor, fx_add_op);
  *   * the new ops write the site's original output tensors (same indices, names,
  *     quantization), so consumers and the model's outputs need no rewiring; new
- *     intermediate tensors are named "<anchor name>/gc_fix/<what>";
+ *     intermediate tensors are named "<anchor name>/gc_fix/<what>" (the exception:
+ *     output_copy moves consumers off a graph output with fx_replace_input_uses; op
+ *     input/output lists are part of the snapshot, so that rolls back too);
  *   * the replaced ops are removed with fx_remove_op / fx_remove_dead, never left
  *     behind as a second producer;
  *   * insert new ops at a position where all their inputs exist (normally the anchor's
@@ -152,6 +154,11 @@ int32_t fx_add_row_select(gc_fix_ctx *c, int32_t at, int32_t src, int32_t dst, i
 bool fx_strided_slice_is_plain(gc_fix_ctx *c, int32_t op, int rank);
 int fx_strided_slice_spec(gc_fix_ctx *c, int32_t op, int rank, const int32_t *dims, int32_t *start, int32_t *stride,
                           int32_t *size, uint32_t *shrunk);
+/* Every op input naming tensor `from` names `to` instead, except in op except_op (-1:
+ * none); the subgraph's outputs and the signatures are left as they are (unlike
+ * gc_sg_replace_uses). Returns the number of input slots changed. The driver's snapshot
+ * restores op input lists on rollback. */
+int32_t fx_replace_input_uses(gc_fix_ctx *c, int32_t from, int32_t to, int32_t except_op);
 /* Remove op `op` (indices after it shift down by one). */
 void fx_remove_op(gc_fix_ctx *c, int32_t op);
 /* Remove the producer of t if none of its outputs is used any more, then the same for
@@ -176,6 +183,7 @@ extern const gc_fix_pass gc_fix_rank5_hoist;
 extern const gc_fix_pass gc_fix_split_to_slices;
 extern const gc_fix_pass gc_fix_unpack_to_slices;
 extern const gc_fix_pass gc_fix_fc_runtime_bmm;
+extern const gc_fix_pass gc_fix_output_copy;
 extern const gc_fix_pass gc_fix_pad_batch;
 extern const gc_fix_pass gc_fix_select_to_arith;
 extern const gc_fix_pass gc_fix_squeeze_to_reshape;

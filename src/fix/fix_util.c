@@ -313,6 +313,18 @@ int32_t fx_add_row_select(gc_fix_ctx *c, int32_t at, int32_t src, int32_t dst, i
     return at;
 }
 
+int32_t fx_replace_input_uses(gc_fix_ctx *c, int32_t from, int32_t to, int32_t except_op) {
+    gc_subgraph *sg = fx_sg(c);
+    int32_t n = 0;
+    for (int32_t o = 0; o < sg->n_ops; o++) {
+        if (o == except_op) continue;
+        gc_op *op = &sg->ops[o];
+        for (int32_t k = 0; k < op->n_inputs; k++)
+            if (op->inputs[k] == from) { op->inputs[k] = to; n++; }
+    }
+    return n;
+}
+
 void fx_remove_op(gc_fix_ctx *c, int32_t op) {
     gc_sg_remove_op(c->m, c->sg, op);
     c->removed++;

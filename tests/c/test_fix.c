@@ -732,6 +732,107 @@ GC_TEST(fix_fc_runtime_weights) {
     }
 }
 
+/* A FULLY_CONNECTED output that is a graph output and read by an ADD
+ * (numerics.output_also_consumed, sweep alias_fc_add): the FC writes a new tensor the ADD
+ * reads, the output y (same index and name) is a RESHAPE copy; bit-exact (fix_run
+ * verifies). v0: outputs [y, z]; v1: the same with a signature naming both; v2: y only a
+ * graph output (no reader): no site; v3: the output list names y twice: declined. */
+GC_TEST(fix_output_also_consumed) {
+    for (int v = 0; v < 4; v++) {
+        mb b = mb_new();
+        float wd[8 * 16], bd[8], kd[8];
+        for (int i = 0; i < 128; i++) wd[i] = 0.01f * (float)((i * 37) % 29) - 0.1f;
+        for (int i = 0; i < 8; i++) { bd[i] = 0.5f - 0.1f * (float)i; kd[i] = 0.25f * (float)i - 1.0f; }
+        int32_t x = T(&b, "x", GC_T_FLOAT32, 2, V(3, 16));
+        int32_t w = C(&b, "w", GC_T_FLOAT32, 2, V(8, 16), wd, sizeof wd);
+        int32_t bias = C(&b, "b", GC_T_FLOAT32, 1, V(8), bd, sizeof bd);
+        int32_t kc = C(&b, "k", GC_T_FLOAT32, 1, V(8), kd, sizeof kd);
+        int32_t y = T(&b, "y", GC_T_FLOAT32, 2, V(3, 8)), z = T(&b, "z", GC_T_FLOAT32, 2, V(3, 8));
+        OP(&b, GC_OP_FULLY_CONNECTED, 1, 3, V(x, w, bias), 1, V(y));
+        if (v == 2) {
+            IO(&b, 1, V(x), 1, V(y));
+        } else {
+            OP(&b, GC_OP_ADD, 1, 2, V(y, kc), 1, V(z));
+            if (v == 3) IO(&b, 1, V(x), 3, V(y, z, y)); else IO(&b, 1, V(x), 2, V(y, z));
+        }
+        if (v == 1) {
+            gc_model *m = b.m;
+            if (!gc_grow((void **)&m->signatures, &m->cap_signatures, 1, sizeof *m->signatures)) { gc_model_free(m); return; }
+            gc_signature *sd = &m->signatures[m->n_signatures++];
+            memset(sd, 0, sizeof *sd);
+            sd->key = "serving_default"; sd->subgraph = 0;
+            sd->n_inputs = 1; sd->n_outputs = 2;
+            sd->inputs = gc_arena_alloc(&m->arena, sizeof *sd->inputs);
+            sd->outputs = gc_arena_alloc(&m->arena, 2 * sizeof *sd->outputs);
+            sd->inputs[0] = (gc_tensor_map){ "input", (uint32_t)x };
+            sd->outputs[0] = (gc_tensor_map){ "logits", (uint32_t)y };
+            sd->outputs[1] = (gc_tensor_map){ "shifted", (uint32_t)z };
+        }
+        run r;
+        fix_run(b.m, NULL, &r, true);
+        const int want = v < 2 ? 1 : 0;
+        CHECK_MSG(sites(r.r, "output_copy") == want, "variant %d: %d sites", v, sites(r.r, "output_copy"));
+        if (v == 3) {
+            const char *why = decline_reason(r.r, "output_copy");
+            CHECK_MSG(why && strstr(why, "2 times"), "%s", why ? why : "(none)");
+        }
+        if (want) {
+            CHECK(r.r && r.r->after.gpu_clean && r.r->check && r.r->check->gpu_correct);
+            const gc_subgraph *sg = &b.m->subgraphs[0];
+            CHECK_EQ_INT(sg->n_outputs, 2);
+            CHECK_EQ_INT(count_ops(b.m, GC_OP_RESHAPE), 1);
+            const gc_op *rs = first_op(b.m, GC_OP_RESHAPE), *fc = first_op(b.m, GC_OP_FULLY_CONNECTED);
+            const gc_op *add = first_op(b.m, GC_OP_ADD);
+            if (rs && fc && add && sg->n_outputs == 2) {
+                /* the outputs are still y and z by name; y is the RESHAPE's, the ADD reads the FC's new tensor */
+                CHECK(!strcmp(sg->tensors[sg->outputs[0]].name, "y") && !strcmp(sg->tensors[sg->outputs[1]].name, "z"));
+                CHECK(rs->outputs[0] == sg->outputs[0] && rs->inputs[0] == fc->outputs[0]);
+                CHECK(add->inputs[0] == fc->outputs[0] && fc->outputs[0] != sg->outputs[0]);
+            }
+            if (v == 1 && b.m->n_signatures == 1) {
+                const gc_signature *sd = &b.m->signatures[0];
+                CHECK(sd->n_outputs == 2 && !strcmp(sd->outputs[0].name, "logits"));
+                CHECK(sd->outputs[0].tensor == (uint32_t)sg->outputs[0] && sd->outputs[1].tensor == (uint32_t)sg->outputs[1]);
+            }
+        } else {
+            CHECK_EQ_INT(count_ops(b.m, GC_OP_RESHAPE), 0);
+        }
+        run_free(&r);
+        gc_model_free(b.m);
+    }
+}
+
+/* The driver rolls an output_copy site back (the FULLY_CONNECTED is refused for a constant
+ * input, which the copy does not change: no gain) and the consumers' rewired inputs come
+ * back with the snapshot: the model is exactly as before */
+GC_TEST(fix_output_copy_rollback) {
+    mb b = mb_new();
+    float xd[3 * 16], wd[8 * 16];
+    for (int i = 0; i < 48; i++) xd[i] = 0.02f * (float)(i % 11) - 0.1f;
+    for (int i = 0; i < 128; i++) wd[i] = 0.01f * (float)((i * 37) % 29) - 0.1f;
+    int32_t xc = C(&b, "xc", GC_T_FLOAT32, 2, V(3, 16), xd, sizeof xd);
+    int32_t w = C(&b, "w", GC_T_FLOAT32, 2, V(8, 16), wd, sizeof wd);
+    int32_t in = T(&b, "in", GC_T_FLOAT32, 2, V(3, 8));
+    int32_t y = T(&b, "y", GC_T_FLOAT32, 2, V(3, 8)), z = T(&b, "z", GC_T_FLOAT32, 2, V(3, 8));
+    OP(&b, GC_OP_FULLY_CONNECTED, 1, 2, V(xc, w), 1, V(y));
+    OP(&b, GC_OP_ADD, 1, 2, V(y, in), 1, V(z));
+    IO(&b, 1, V(in), 2, V(y, z));
+    uint8_t *keep;
+    gc_model *before = clone(b.m, &keep);
+    gc_fix_opts o = gc_fix_opts_default();
+    o.only = "output_copy";
+    run r;
+    fix_run(b.m, &o, &r, true);
+    CHECK_EQ_INT(sites(r.r, "output_copy"), 0);
+    const char *why = decline_reason(r.r, "output_copy");
+    CHECK_MSG(why && strstr(why, "rolled back"), "%s", why ? why : "(none)");
+    char err[256];
+    CHECK_MSG(before && gc_model_equal(b.m, before, err, sizeof err), "%s", err);
+    run_free(&r);
+    gc_model_free(before); free(keep);
+    gc_model_free(b.m);
+}
+
 /* PAD along the batch axis of [1, H, W, C] (numerics.pad_batch), alone and with H / C
  * padding: the batch padded as axis 1 of a [1, 1, H, W*C] view, bit-exact */
 GC_TEST(fix_pad_batch) {
