@@ -14,12 +14,13 @@
  * spin_us, yields the core for another spin_us, then sleeps on work_cv; the caller
  * broadcasts only when `sleepers` > 0. The caller waiting for the last chunks spins
  * briefly, yields, then sleeps on done_cv; the worker that finishes the last item
- * signals only when `waiting` is set. GPUCLEAN_POOL_SPIN_US (0..100000, default 1000)
- * sets spin_us when a pool is made. 1 ms (then 1 ms of yields) is about what XNNPACK's
- * pthreadpool spins (bench/interp_vs_native's settle waits: 2.9-3.7 ms for native's
- * workers): with 0.1 ms a worker slept through the gaps between an invoke's parallel ops,
- * and on a VM waking it (an idle vCPU) cost enough that deeplabv3 at 2 threads ran 1.1x
- * its 1-thread speed in the bench's interleaving, 2.0x with 1 ms (2026-12-03).
+ * signals only when `waiting` is set. GPUCLEAN_POOL_SPIN_US (0..100000, default 100)
+ * sets spin_us when a pool is made. (1 ms, about what XNNPACK's pthreadpool spins —
+ * bench/interp_vs_native's settle waits: 2.9-3.7 ms for native's workers — measured no
+ * different from 0.1 ms at 2 threads on the 2-vCPU development VM: four interleaved
+ * rounds of yolos / vit_tiny / deeplabv3 / mobilevit moved 1.1-2.1x either way, native's
+ * own 2-thread times as much, 2026-12-03; so the shorter spin, which burns less of a
+ * shared machine, stays.)
  *
  * Oversubscribed machines. A worker that took a chunk and then lost its core to another
  * process holds the caller until the scheduler gives it back (milliseconds). When the
@@ -151,7 +152,7 @@ gc_pool *gc_pool_new(int size) {
     gc_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->size = 1;
-    int64_t spin_us = 1000;
+    int64_t spin_us = 100;
     const char *e = getenv("GPUCLEAN_POOL_SPIN_US");
     if (e && *e) {
         char *end;
