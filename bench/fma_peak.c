@@ -38,78 +38,50 @@ static double kernel_scalar(long iters) {
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-__attribute__((target("avx2,fma")))
-static double kernel_avx2(long iters) {
-    __m256 acc[12];
-    for (int i = 0; i < 12; i++) acc[i] = _mm256_set1_ps(1.0f + 0.01f * (float)i);
+/* Independent chains acc = acc * a + b, NC of them (enough to cover the latency), fused
+ * (one FMA, the peak) or as a separate multiply and add (two roundings: where the adds have
+ * pipes of their own, Zen 4, as fast as the fused form; where they share the FMA ports,
+ * Intel's server cores, half as fast). `fused` is a constant at every call. */
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
+double chains256(long iters, const int fused) {
+    enum { NC = 12 };
+    __m256 acc[NC];
+    for (int i = 0; i < NC; i++) acc[i] = _mm256_set1_ps(1.0f + 0.01f * (float)i);
     const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-6f);
     for (long it = 0; it < iters; it++) {
-        acc[0] = _mm256_fmadd_ps(acc[0], a, b);   acc[1] = _mm256_fmadd_ps(acc[1], a, b);
-        acc[2] = _mm256_fmadd_ps(acc[2], a, b);   acc[3] = _mm256_fmadd_ps(acc[3], a, b);
-        acc[4] = _mm256_fmadd_ps(acc[4], a, b);   acc[5] = _mm256_fmadd_ps(acc[5], a, b);
-        acc[6] = _mm256_fmadd_ps(acc[6], a, b);   acc[7] = _mm256_fmadd_ps(acc[7], a, b);
-        acc[8] = _mm256_fmadd_ps(acc[8], a, b);   acc[9] = _mm256_fmadd_ps(acc[9], a, b);
-        acc[10] = _mm256_fmadd_ps(acc[10], a, b); acc[11] = _mm256_fmadd_ps(acc[11], a, b);
+#pragma GCC unroll 12
+        for (int i = 0; i < NC; i++)
+            acc[i] = fused ? _mm256_fmadd_ps(acc[i], a, b) : _mm256_add_ps(_mm256_mul_ps(acc[i], a), b);
     }
     __m256 s = acc[0];
-    for (int i = 1; i < 12; i++) s = _mm256_add_ps(s, acc[i]);
+    for (int i = 1; i < NC; i++) s = _mm256_add_ps(s, acc[i]);
     float out[8];
     _mm256_storeu_ps(out, s);
     g_sink = out[0] + out[7];
-    return 12.0 * 8.0 * 2.0 * (double)iters;
+    return NC * 8.0 * 2.0 * (double)iters;
 }
 
-__attribute__((target("avx512f")))
-static double kernel_avx512(long iters) {
-    __m512 acc[24];
-    for (int i = 0; i < 24; i++) acc[i] = _mm512_set1_ps(1.0f + 0.01f * (float)i);
+__attribute__((target("avx512f"))) static inline __attribute__((always_inline))
+double chains512(long iters, const int fused) {
+    enum { NC = 24 };
+    __m512 acc[NC];
+    for (int i = 0; i < NC; i++) acc[i] = _mm512_set1_ps(1.0f + 0.01f * (float)i);
     const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-6f);
-#define F4(i) acc[i] = _mm512_fmadd_ps(acc[i], a, b); acc[i + 1] = _mm512_fmadd_ps(acc[i + 1], a, b); \
-              acc[i + 2] = _mm512_fmadd_ps(acc[i + 2], a, b); acc[i + 3] = _mm512_fmadd_ps(acc[i + 3], a, b);
-    for (long it = 0; it < iters; it++) { F4(0) F4(4) F4(8) F4(12) F4(16) F4(20) }
-#undef F4
+    for (long it = 0; it < iters; it++) {
+#pragma GCC unroll 24
+        for (int i = 0; i < NC; i++)
+            acc[i] = fused ? _mm512_fmadd_ps(acc[i], a, b) : _mm512_add_ps(_mm512_mul_ps(acc[i], a), b);
+    }
     __m512 s = acc[0];
-    for (int i = 1; i < 24; i++) s = _mm512_add_ps(s, acc[i]);
+    for (int i = 1; i < NC; i++) s = _mm512_add_ps(s, acc[i]);
     g_sink = _mm512_reduce_add_ps(s);
-    return 24.0 * 16.0 * 2.0 * (double)iters;
-}
-#endif
-
-#if defined(__x86_64__) && defined(__GNUC__)
-/* The same chains with a separate multiply and add per step (acc = acc * a + b, two roundings):
- * where the adds have pipes of their own (Zen 4) as fast as the fused form, where they share
- * the FMA ports (Intel's server cores) half as fast. */
-__attribute__((target("avx512f")))
-static double kernel_muladd512(long iters) {
-    __m512 acc[24];
-    for (int i = 0; i < 24; i++) acc[i] = _mm512_set1_ps(1.0f + 0.01f * (float)i);
-    const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-6f);
-#define M4(i) acc[i] = _mm512_add_ps(_mm512_mul_ps(acc[i], a), b); acc[i + 1] = _mm512_add_ps(_mm512_mul_ps(acc[i + 1], a), b); \
-              acc[i + 2] = _mm512_add_ps(_mm512_mul_ps(acc[i + 2], a), b); acc[i + 3] = _mm512_add_ps(_mm512_mul_ps(acc[i + 3], a), b);
-    for (long it = 0; it < iters; it++) { M4(0) M4(4) M4(8) M4(12) M4(16) M4(20) }
-#undef M4
-    __m512 s = acc[0];
-    for (int i = 1; i < 24; i++) s = _mm512_add_ps(s, acc[i]);
-    g_sink = _mm512_reduce_add_ps(s);
-    return 24.0 * 16.0 * 2.0 * (double)iters;
+    return NC * 16.0 * 2.0 * (double)iters;
 }
 
-__attribute__((target("avx2")))
-static double kernel_muladd256(long iters) {
-    __m256 acc[12];
-    for (int i = 0; i < 12; i++) acc[i] = _mm256_set1_ps(1.0f + 0.01f * (float)i);
-    const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-6f);
-#define M4(i) acc[i] = _mm256_add_ps(_mm256_mul_ps(acc[i], a), b); acc[i + 1] = _mm256_add_ps(_mm256_mul_ps(acc[i + 1], a), b); \
-              acc[i + 2] = _mm256_add_ps(_mm256_mul_ps(acc[i + 2], a), b); acc[i + 3] = _mm256_add_ps(_mm256_mul_ps(acc[i + 3], a), b);
-    for (long it = 0; it < iters; it++) { M4(0) M4(4) M4(8) }
-#undef M4
-    __m256 s = acc[0];
-    for (int i = 1; i < 12; i++) s = _mm256_add_ps(s, acc[i]);
-    float t[8];
-    _mm256_storeu_ps(t, s);
-    g_sink = t[0] + t[1] + t[2] + t[3] + t[4] + t[5] + t[6] + t[7];
-    return 12.0 * 8.0 * 2.0 * (double)iters;
-}
+__attribute__((target("avx2,fma"))) static double kernel_avx2(long iters) { return chains256(iters, 1); }
+__attribute__((target("avx2,fma"))) static double kernel_muladd256(long iters) { return chains256(iters, 0); }
+__attribute__((target("avx512f"))) static double kernel_avx512(long iters) { return chains512(iters, 1); }
+__attribute__((target("avx512f"))) static double kernel_muladd512(long iters) { return chains512(iters, 0); }
 #endif
 
 /* Best GFLOP/s of `trials` runs of about `seconds` each (iterations calibrated first). */
