@@ -37,7 +37,7 @@ class Opts(C.Structure):           # gc_interp_opts (src/interp/interp.h)
                 ("subgraph", C.c_int32), ("on_node", C.c_void_p), ("ask", C.c_void_p),
                 ("user", C.c_void_p), ("max_tensor_bytes", C.c_uint64), ("threads", C.c_int),
                 ("fp64_views", C.c_bool), ("gpu_runtime", C.c_int), ("reference_kernels", C.c_bool),
-                ("float_fma", C.c_bool)]
+                ("float_arith", C.c_int)]
 
 
 class TView(C.Structure):          # gc_tview

@@ -131,7 +131,7 @@ static void fail_exit(int ev, const char *fmt, const char *a, const char *b) {
 }
 
 /* ours: read, prepare, fill, first invoke; then one timed invoke per 'g', 'q' to end */
-static void ours_worker(const char *path, int threads, gc_qmode qmode, bool fma, int cmd, int ev) {
+static void ours_worker(const char *path, int threads, gc_qmode qmode, gc_float_arith fa, int cmd, int ev) {
     char err[480];
     gc_model *m = gc_model_read_file_lazy(path, err, sizeof err);
     if (!m) fail_exit(ev, "model: %s%s", err, "");
@@ -141,7 +141,7 @@ static void ours_worker(const char *path, int threads, gc_qmode qmode, bool fma,
     o.signature = GC_SIG_AUTO;
     o.threads = threads;
     o.qmode = qmode;
-    o.float_fma = fma;
+    o.float_arith = fa;
     gc_interp *it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) fail_exit(ev, "%s%s", err, "");
     if (gc_interp_prepare(it) != GC_OK) fail_exit(ev, "prepare: %s%s", gc_interp_errmsg(it), "");
@@ -285,7 +285,8 @@ typedef struct {
     int runs, warmup; double timeout_s;
     gc_qmode qmode;            /* ours' integer rescaling in the 1T and NT columns */
     bool both;                 /* --int-arith both: quant / hybrid models also at 1T in XNNPACK order */
-    bool fma;                  /* --float-arith fma: ours with gc_interp_opts.float_fma */
+    gc_float_arith fa;         /* --float-arith: gc_interp_opts.float_arith (GC_FLOAT_DEFAULT: the
+                                  environment's, else the built-in default) */
 } bench_opts;
 
 static bool start_worker(side *s, int which, const char *path, int threads, const bench_opts *bo, const char *dir) {
@@ -299,7 +300,7 @@ static bool start_worker(side *s, int which, const char *path, int threads, cons
         setpgid(0, 0);
         close(c[1]); close(e[0]);
         signal(SIGPIPE, SIG_DFL);
-        if (which == 0) ours_worker(path, threads, bo->qmode, bo->fma, c[0], e[1]);
+        if (which == 0) ours_worker(path, threads, bo->qmode, bo->fa, c[0], e[1]);
         else native_worker(path, threads, bo->warmup + bo->runs, bo->timeout_s, dir, c[0], e[1]);
         _exit(0);
     }
@@ -659,7 +660,7 @@ static void write_json(const char *file, model_row *rows, int n_rows, int nt, co
     fprintf(f, "{\"schema\":1,\"peak\":{\"gflops\":%.6g,\"isa\":\"%s\",\"avx512\":%.6g,\"avx2\":%.6g,\"scalar\":%.6g,\"muladd\":%.6g},"
             "\"threads_all\":%d,\"runs\":%d,\"warmup\":%d,\"float_arith\":\"%s\",\"baseline_rss_kb\":%lld,\"models\":[",
             peak->gflops, peak->isa ? peak->isa : "none", peak->avx512, peak->avx2, peak->scalar, peak->muladd, nt, bo->runs, bo->warmup,
-            bo->fma ? "fma" : "muladd",
+            gc_float_arith_name(bo->fa),
             (long long)base_kb);
     for (int i = 0; i < n_rows; i++) {
         model_row *r = &rows[i];
@@ -697,7 +698,7 @@ static int usage(const char *why) {
             "  --peak-trials T  FMA peak: best of T trials of 50 ms, before and after the models (default 20)\n"
             "  --int-arith M  how our quantized kernels rescale: tflite (default) or xnnpack (gc_qmode); both:\n"
             "                 tflite, and the quantized models once more at 1T in xnnpack order (what XNNPACK computes)\n"
-            "  --float-arith M  ours' fp32 CONV_2D / FULLY_CONNECTED / BATCH_MATMUL: muladd (default) or fma\n", why);
+            "  --float-arith M  ours' fp32 multiply-adds: fma or muladd (default: interp.h's)\n", why);
     return 2;
 }
 
@@ -734,8 +735,8 @@ int main(int argc, char **argv) {
             if (q < 0) return usage("--int-arith must be tflite, xnnpack or both");
             bo.qmode = (gc_qmode)q; bo.both = !strcmp(v, "both"); i++;
         } else if (!strcmp(a, "--float-arith")) {
-            if (!v || (strcmp(v, "muladd") && strcmp(v, "fma"))) return usage("--float-arith must be muladd or fma");
-            bo.fma = !strcmp(v, "fma"); i++;
+            if (gc_float_arith_parse(v) < 0) return usage("--float-arith must be fma or muladd");
+            bo.fa = (gc_float_arith)gc_float_arith_parse(v); i++;
         } else if (!strcmp(a, "--json")) { if (!v) return usage("--json needs a file"); json = v; i++; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage("the interpreter against native LiteRT CPU"); return 0; }
         else if (a[0] == '-') { char t[200]; snprintf(t, sizeof t, "unknown option %s", a); return usage(t); }
@@ -788,7 +789,7 @@ int main(int argc, char **argv) {
            "and after (%.1f); avx512f %.1f, avx2+fma %.1f, scalar %.1f)\n",
            peak.gflops, peak.isa, trials, first, again.gflops, peak.avx512, peak.avx2, peak.scalar);
     if (peak.muladd > 0)
-        printf("the same chains as a separate multiply and add (what --float-arith muladd, the default, issues): %.1f GFLOP/s "
+        printf("the same chains as a separate multiply and add (what --float-arith muladd issues): %.1f GFLOP/s "
                "(%.0f%% of the FMA peak)\n", peak.muladd, 100 * peak.muladd / peak.gflops);
     printf("threads: 1T = 1, %dT = %d; %d timed invokes per side after 1 + %d warm-up, ours and native interleaved invoke by invoke\n",
            nt, nt, bo.runs, bo.warmup);
@@ -799,7 +800,7 @@ int main(int argc, char **argv) {
                 if (rows[i].s[k][w].settle_max_ms > wait_max[w]) wait_max[w] = rows[i].s[k][w].settle_max_ms;
     printf("before each invoke the other side's threads were left to go idle (no runnable thread in its process group, "
            "at most %.0f ms): longest wait %.2f ms for native's, %.2f ms for ours\n", SETTLE_MAX_S * 1e3, wait_max[0], wait_max[1]);
-    printf("ours: fp32, --float-arith %s, --int-arith %s%s\n", bo.fma ? "fma" : "muladd", gc_qmode_name(bo.qmode),
+    printf("ours: fp32, --float-arith %s, --int-arith %s%s\n", gc_float_arith_name(bo.fa), gc_qmode_name(bo.qmode),
            bo.both ? "; the quantized models also at 1T with --int-arith xnnpack (native's own rescaling order: the last three columns)" : "");
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "

@@ -1,12 +1,15 @@
-/* pool_speedup.c — the interpreter's own speed-up from its thread pool: one process holds
- * an interpreter at 1 thread and one at N (fp32, signature 0, inputs by pattern sin),
- * warms both, then times their invokes alternately (1, N, 1, N, ...: both see the same
- * machine load) and prints the medians, the speed-up and the load average before and
- * after, one line per model.
+/* pool_speedup.c — the interpreter against itself in two configurations, A and B: by default
+ * its speed-up from its thread pool (A: 1 thread, B: N threads); with --arith-ab the cost of
+ * the float arithmetic (A: --float-arith muladd, B: fma, both at --threads N, default 1).
+ * One process holds both interpreters (fp32, signature 0, inputs by pattern sin), warms
+ * them, then times their invokes alternately (A, B, A, B, ...: both see the same machine
+ * load) and prints the medians, A / B and the load average before and after, one line per
+ * model.
  *
- *   pool_speedup [--runs R] [--threads N] MODEL.tflite...     (defaults: 21, 2)
+ *   pool_speedup [--runs R] [--threads N] [--arith-ab] MODEL.tflite...   (defaults: 21, 2 / 1)
  *
  * Exit 0 when every model ran, 1 when one failed, 2 on bad usage. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +41,8 @@ static void loadavg(char *buf, size_t n) {
     if (sp) *sp = 0;
 }
 
-static gc_interp *make(const gc_model *m, int threads, char *err, size_t errlen) {
-    gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = GC_SIG_AUTO, .threads = threads };
+static gc_interp *make(const gc_model *m, int threads, gc_float_arith arith, char *err, size_t errlen) {
+    gc_interp_opts o = { .precision = GC_PREC_FP32, .signature = GC_SIG_AUTO, .threads = threads, .float_arith = arith };
     gc_interp *it = gc_interp_new(m, &o, err, errlen);
     if (!it) return NULL;
     if (gc_interp_prepare(it) != GC_OK) { snprintf(err, errlen, "%s", gc_interp_errmsg(it)); gc_interp_free(it); return NULL; }
@@ -51,25 +54,36 @@ static gc_interp *make(const gc_model *m, int threads, char *err, size_t errlen)
 }
 
 int main(int argc, char **argv) {
-    int runs = 21, nt = 2, first = 1;
+    int runs = 21, nt = -1, first = 1;
+    bool arith = false;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--runs") && first + 1 < argc) runs = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--threads") && first + 1 < argc) nt = atoi(argv[++first]);
-        else { fprintf(stderr, "usage: pool_speedup [--runs R] [--threads N] MODEL.tflite...\n"); return 2; }
+        else if (!strcmp(argv[first], "--arith-ab")) arith = true;
+        else { fprintf(stderr, "usage: pool_speedup [--runs R] [--threads N] [--arith-ab] MODEL.tflite...\n"); return 2; }
     }
-    if (first >= argc || runs < 1 || runs > 10000 || nt < 2 || nt > 16) {
-        fprintf(stderr, "usage: pool_speedup [--runs R (1..10000)] [--threads N (2..16)] MODEL.tflite...\n");
+    if (nt < 0) nt = arith ? 1 : 2;
+    if (first >= argc || runs < 1 || runs > 10000 || nt < (arith ? 1 : 2) || nt > 16) {
+        fprintf(stderr, "usage: pool_speedup [--runs R (1..10000)] [--threads N (2..16; --arith-ab: 1..16)] [--arith-ab] "
+                        "MODEL.tflite...\n");
         return 2;
     }
+    /* A and B */
+    const int ta = arith ? nt : 1, tb = nt;
+    const gc_float_arith fa = arith ? GC_FLOAT_MULADD : GC_FLOAT_DEFAULT, fb = arith ? GC_FLOAT_FMA : GC_FLOAT_DEFAULT;
     int rc = 0;
     double *t1 = malloc((size_t)runs * sizeof *t1), *tn = malloc((size_t)runs * sizeof *tn);
     if (!t1 || !tn) return 1;
-    printf("| model | 1T ms | %dT ms | %dT/1T speed-up | load before | load after |\n|---|---:|---:|---:|---|---|\n", nt, nt);
+    if (arith)
+        printf("| model | muladd %dT ms | fma %dT ms | muladd / fma | load before | load after |\n"
+               "|---|---:|---:|---:|---|---|\n", nt, nt);
+    else
+        printf("| model | 1T ms | %dT ms | %dT/1T speed-up | load before | load after |\n|---|---:|---:|---:|---|---|\n", nt, nt);
     for (int a = first; a < argc; a++) {
         char err[512], l0[64], l1[64];
         const char *name = strrchr(argv[a], '/') ? strrchr(argv[a], '/') + 1 : argv[a];
         gc_model *m = gc_model_read_file(argv[a], err, sizeof err);
-        gc_interp *i1 = m ? make(m, 1, err, sizeof err) : NULL, *in = i1 ? make(m, nt, err, sizeof err) : NULL;
+        gc_interp *i1 = m ? make(m, ta, fa, err, sizeof err) : NULL, *in = i1 ? make(m, tb, fb, err, sizeof err) : NULL;
         if (!in) { printf("| %s | failed: %s | | | | |\n", name, err); gc_interp_free(i1); gc_model_free(m); rc = 1; continue; }
         loadavg(l0, sizeof l0);
         bool ok = true;

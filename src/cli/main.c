@@ -1,10 +1,12 @@
 /* main.c — `gpuclean <verb> ...`: dispatch to the verb table in cli.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
 #include "common/common.h"
+#include "interp/interp.h"
 
 #define GPUCLEAN_VERSION "0.1.0"
 
@@ -84,6 +86,10 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         if (!strcmp(argv[1], verbs[i].name)) {
             if (!verbs[i].fn) return gc_cli_usage_error(argv[1], "not built into this binary");
+            /* every interpreter reads it (interp.h gc_float_arith): a typo must not pass silently */
+            const char *fa = getenv("GPUCLEAN_FLOAT_ARITH");
+            if (fa && *fa && gc_float_arith_parse(fa) < 0)
+                return gc_cli_usage_error(argv[1], "GPUCLEAN_FLOAT_ARITH must be fma or muladd, not '%s'", fa);
             return verbs[i].fn(argc - 1, argv + 1);
         }
     fprintf(stderr, "gpuclean: unknown verb '%s'\n", argv[1]);

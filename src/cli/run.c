@@ -42,7 +42,7 @@ static int usage(FILE *f) {
     fprintf(f, "usage: gpuclean run MODEL [--signature NAME|INDEX] [--input NAME_OR_INDEX=FILE.npy]...\n"
                "           [--random SEED | --pattern sin] [--precision fp32|fp16|fp16-acc|fp64] --out DIR\n"
                "           [--gpu-runtime native|js] [--dump-all] [--runs N] [--threads N]\n"
-               "           [--int-arith tflite|xnnpack] [--float-arith muladd|fma] [--reference-kernels]\n"
+               "           [--int-arith tflite|xnnpack] [--float-arith fma|muladd] [--reference-kernels]\n"
                "  Runs MODEL on gpuclean's reference interpreter. Inputs not given as files are made\n"
                "  by --pattern sin (default; input k: 0.5+0.5*sin(0.37*i+k), the oracle's pattern) or\n"
                "  --random SEED (float N(0,1), integers in valid ranges). --precision fp16 is the GPU's\n"
@@ -66,11 +66,13 @@ static int usage(FILE *f) {
                "  results, slower; GPUCLEAN_ISA=scalar|avx2|avx512 caps the fast ones).\n"
                "  --int-arith: how quantized kernels rescale: tflite (TFLite's reference kernels,\n"
                "  default) or xnnpack (float scale, round half to even, as LiteRT's CPU runtime).\n"
-               "  --float-arith (fp32): how CONV_2D, FULLY_CONNECTED and BATCH_MATMUL multiply-add:\n"
-               "  muladd (default: a multiply then an add, two roundings) or fma (fused, one rounding;\n"
-               "  up to 2x faster where adds share the FMA ports, e.g. Intel Xeon). Both give the\n"
-               "  same bits on every machine and at every --threads. GPUCLEAN_FLOAT_ARITH=fma in the\n"
-               "  environment makes fma the default of every command (verify, compare, bisect, ...).\n");
+               "  --float-arith (fp32): how CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV,\n"
+               "  FULLY_CONNECTED and BATCH_MATMUL multiply-add: fma (default: fused, one rounding, as\n"
+               "  GPUs and XNNPACK do) or muladd (a multiply then an add, two roundings; fma is up to\n"
+               "  2x faster where adds share the FMA ports, e.g. Intel cores; a CPU without FMA\n"
+               "  hardware wants muladd). Both give the same bits on every machine and at every\n"
+               "  --threads. GPUCLEAN_FLOAT_ARITH=fma|muladd in the environment sets the default of\n"
+               "  every command (verify, compare, bisect, the Python API).\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -157,7 +159,7 @@ static gc_status feed(const gc_npy *a, const gc_tview *v, const char *file, char
 
 int gc_cli_run(int argc, char **argv) {
     const char *model_path = NULL, *sig_arg = NULL, *out_dir = NULL, *prec_arg = "fp32", *qmode_arg = "tflite",
-               *grt_arg = "native", *farith_arg = "muladd";
+               *grt_arg = "native", *farith_arg = NULL;
     input_arg ins[MAX_INPUTS]; int n_ins = 0;
     bool random = false, dump_all = false, ref_kernels = false;
     uint64_t seed = 0; long runs = 1, threads = 1;
@@ -213,9 +215,8 @@ int gc_cli_run(int argc, char **argv) {
     if (grt < 0) return gc_cli_usage_error("run", "--gpu-runtime must be native or js, not '%s'", grt_arg);
     int qmode = gc_qmode_parse(qmode_arg);
     if (qmode < 0) return gc_cli_usage_error("run", "--int-arith must be tflite or xnnpack, not '%s'", qmode_arg);
-    if (strcmp(farith_arg, "muladd") && strcmp(farith_arg, "fma"))
-        return gc_cli_usage_error("run", "--float-arith must be muladd or fma, not '%s'", farith_arg);
-    const bool fma = !strcmp(farith_arg, "fma") || gc_float_arith_env_fma();
+    const int farith = farith_arg ? gc_float_arith_parse(farith_arg) : GC_FLOAT_DEFAULT;
+    if (farith < 0) return gc_cli_usage_error("run", "--float-arith must be fma or muladd, not '%s'", farith_arg);
 
     char err[512];
     int rc = 2;
@@ -257,7 +258,7 @@ int gc_cli_run(int argc, char **argv) {
     }
     gc_interp_opts o = { .precision = (gc_precision)prec, .qmode = (gc_qmode)qmode, .signature = sig,
                          .threads = (int)threads, .gpu_runtime = (gc_f16_runtime)grt,
-                         .reference_kernels = ref_kernels, .float_fma = fma };
+                         .reference_kernels = ref_kernels, .float_arith = (gc_float_arith)farith };
     if (dump_all) { o.on_node = on_node; o.ask = ask_node; o.user = &dc; dc.enabled = true; }
     it = gc_interp_new(m, &o, err, sizeof err);
     if (!it) { gc_cli_err("gpuclean run: %s: %s", model_path, err); goto done; }
@@ -314,7 +315,7 @@ int gc_cli_run(int argc, char **argv) {
     gc_str_printf(&man, ",\n  \"subgraph\": %d,\n  \"precision\": \"%s\",\n  \"gpu_runtime\": \"%s\",\n"
                   "  \"int_arith\": \"%s\",\n  \"float_arith\": \"%s\",\n  \"inputs\": [",
                   (int)gc_interp_entry_subgraph(it), gc_precision_name((gc_precision)prec),
-                  gc_f16_runtime_name((gc_f16_runtime)grt), gc_qmode_name((gc_qmode)qmode), fma ? "fma" : "muladd");
+                  gc_f16_runtime_name((gc_f16_runtime)grt), gc_qmode_name((gc_qmode)qmode), gc_float_arith_name((gc_float_arith)farith));
     for (int k = 0; k < n_in; k++) {
         gc_tview v = gc_interp_input(it, k);
         const char *source;

@@ -86,9 +86,20 @@ int gc_precision_parse(const char *s) {
 }
 
 const char *gc_qmode_name(gc_qmode q) { return q == GC_QMODE_XNNPACK ? "xnnpack" : "tflite"; }
-bool gc_float_arith_env_fma(void) {
-    const char *e = getenv("GPUCLEAN_FLOAT_ARITH");
-    return e && !strcmp(e, "fma");
+int gc_float_arith_parse(const char *s) {
+    if (!s) return -1;
+    if (!strcmp(s, "fma")) return GC_FLOAT_FMA;
+    if (!strcmp(s, "muladd")) return GC_FLOAT_MULADD;
+    return -1;
+}
+/* an unknown GPUCLEAN_FLOAT_ARITH value is ignored (the CLI reports it: cli/main.c) */
+gc_float_arith gc_float_arith_resolve(gc_float_arith a) {
+    if (a == GC_FLOAT_FMA || a == GC_FLOAT_MULADD) return a;
+    int e = gc_float_arith_parse(getenv("GPUCLEAN_FLOAT_ARITH"));
+    return e > 0 ? (gc_float_arith)e : GC_FLOAT_ARITH_BUILTIN;
+}
+const char *gc_float_arith_name(gc_float_arith a) {
+    return gc_float_arith_resolve(a) == GC_FLOAT_FMA ? "fma" : "muladd";
 }
 int gc_qmode_parse(const char *s) {
     if (!strcmp(s, "tflite")) return GC_QMODE_TFLITE;
@@ -239,7 +250,7 @@ gc_interp *gc_interp_new(const gc_model *m, const gc_interp_opts *o, char *err, 
     if (!it) { gc_errf(err, errlen, "out of memory"); return NULL; }
     it->m = m;
     if (o) it->o = *o;
-    if (gc_float_arith_env_fma()) it->o.float_fma = true;
+    it->o.float_arith = gc_float_arith_resolve(it->o.float_arith);
     it->isa = (int)gc_isa_active();
     int sig = it->o.signature;
     if (sig == GC_SIG_AUTO) sig = m->n_signatures > 0 ? 0 : -1;
@@ -841,7 +852,7 @@ static gc_status frame_prepare(gc_interp *it, int32_t sg, int depth, int n_in,
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
-                   .fma = it->o.float_fma && it->o.precision == GC_PREC_FP32,
+                   .fma = it->o.float_arith == GC_FLOAT_FMA && it->o.precision == GC_PREC_FP32,
                    .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels,
                    .fast_float = it->o.precision != GC_PREC_FP64 && !it->o.reference_kernels, .isa = it->isa,
@@ -1127,7 +1138,7 @@ static gc_status run_frame(gc_interp *it, gc_frame *f) {
                    .acc16 = it->o.precision == GC_PREC_FP16_ACC,
                    .fp64 = it->o.precision == GC_PREC_FP64,
                    .xnn = it->o.qmode == GC_QMODE_XNNPACK,
-                   .fma = it->o.float_fma && it->o.precision == GC_PREC_FP32,
+                   .fma = it->o.float_arith == GC_FLOAT_FMA && it->o.precision == GC_PREC_FP32,
                    .threads = ctx_threads(it), .pool = it->pool,
                    .fast = it->o.precision == GC_PREC_FP32 && !it->o.reference_kernels,
                    .fast_float = it->o.precision != GC_PREC_FP64 && !it->o.reference_kernels, .isa = it->isa,

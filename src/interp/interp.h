@@ -99,6 +99,22 @@ typedef enum {
 const char *gc_qmode_name(gc_qmode q);                 /* "tflite", "xnnpack" */
 int gc_qmode_parse(const char *s);                     /* -1 when unknown */
 
+/* The fp32 multiply-add of CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED and
+ * BATCH_MATMUL, fast kernels and reference loops alike, the terms in the same order either
+ * way: GC_FLOAT_FMA acc = fmaf(x, w, acc) (one rounding; what GPUs, XNNPACK and PyTorch's
+ * CPU kernels do where the CPU has FMA), GC_FLOAT_MULADD acc + x * w (the product rounded,
+ * then the sum). The same bits on every machine and at every thread count in both modes
+ * (C's fmaf is correctly rounded). FMA is up to 2x faster on CPUs whose adds share the FMA
+ * ports (Intel cores since Haswell); a CPU without FMA hardware (x86 before 2013) computes
+ * fmaf in software, many times slower: choose muladd there. GC_FLOAT_DEFAULT: the
+ * environment's GPUCLEAN_FLOAT_ARITH (fma or muladd) for every interpreter (verify,
+ * compare, bisect, the Python API), else GC_FLOAT_ARITH_BUILTIN. */
+typedef enum { GC_FLOAT_DEFAULT = 0, GC_FLOAT_FMA = 1, GC_FLOAT_MULADD = 2 } gc_float_arith;
+#define GC_FLOAT_ARITH_BUILTIN GC_FLOAT_FMA
+gc_float_arith gc_float_arith_resolve(gc_float_arith a);   /* GC_FLOAT_FMA or GC_FLOAT_MULADD */
+const char *gc_float_arith_name(gc_float_arith a);         /* "fma" / "muladd" (resolved) */
+int gc_float_arith_parse(const char *s);                   /* "fma" / "muladd", else -1 */
+
 typedef struct {
     gc_precision precision;
     gc_qmode qmode;
@@ -126,18 +142,9 @@ typedef struct {
                                    fp32 (qgemm8.h, qelem8.h, qfc4.h); the same bits, the
                                    reference is just slower; any precision: the
                                    float reductions and pools take their plain loops */
-    bool float_fma;             /* GC_PREC_FP32: CONV_2D, FULLY_CONNECTED and BATCH_MATMUL fuse
-                                   each multiply-add (acc = fmaf(x, w, acc), one rounding; the
-                                   same order), fast kernels and reference alike; default
-                                   (false): a multiply then an add, two roundings. The same
-                                   bits on every machine either way (C's fmaf is correctly
-                                   rounded); fma is up to 2x faster on CPUs whose adds share
-                                   the FMA ports (Intel's server cores, most Arm cores).
-                                   GPUCLEAN_FLOAT_ARITH=fma in the environment sets it for
-                                   every interpreter (verify, compare, bisect, the Python API) */
+    gc_float_arith float_arith; /* GC_PREC_FP32: how CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV,
+                                   FULLY_CONNECTED and BATCH_MATMUL multiply-add (below) */
 } gc_interp_opts;
-/* GPUCLEAN_FLOAT_ARITH is "fma" (gc_interp_new then sets opts.float_fma) */
-bool gc_float_arith_env_fma(void);
 
 typedef struct {
     size_t arena_bytes;         /* planned activation peak (all frames) */

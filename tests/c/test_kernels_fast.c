@@ -36,13 +36,13 @@ static float *fill(size_t n, float scale) {
 }
 
 /* The precisions every case runs in. */
-typedef struct { gc_precision prec; gc_f16_runtime rt; const char *name; bool fma; } prec_mode;
+typedef struct { gc_precision prec; gc_f16_runtime rt; const char *name; gc_float_arith fa; } prec_mode;
 static const prec_mode modes[] = {
-    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32", false },
-    { GC_PREC_FP16, GC_GPU_NATIVE, "fp16 native", false },
-    { GC_PREC_FP16, GC_GPU_JS, "fp16 js", false },
-    { GC_PREC_FP16_ACC, GC_GPU_NATIVE, "fp16-acc", false },
-    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32 fma", true },          /* opts.float_fma: GC_GEMM_F32_FMA */
+    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32 muladd", GC_FLOAT_MULADD },
+    { GC_PREC_FP16, GC_GPU_NATIVE, "fp16 native", GC_FLOAT_DEFAULT },
+    { GC_PREC_FP16, GC_GPU_JS, "fp16 js", GC_FLOAT_DEFAULT },
+    { GC_PREC_FP16_ACC, GC_GPU_NATIVE, "fp16-acc", GC_FLOAT_DEFAULT },
+    { GC_PREC_FP32, GC_GPU_NATIVE, "fp32 fma", GC_FLOAT_FMA },  /* GC_GEMM_F32_FMA, GC_DWF_FMA */
 };
 enum { N_MODES = sizeof modes / sizeof modes[0] };
 
@@ -51,7 +51,7 @@ static bool run(kt_model *r, const kt_tensor *ins, int n_in, const prec_mode *pm
                 size_t *nbytes, int *n_fast) {
     char err[512];
     gc_interp_opts o = { .precision = pm->prec, .gpu_runtime = pm->rt, .signature = -1, .threads = threads,
-                         .reference_kernels = ref, .float_fma = pm->fma };
+                         .reference_kernels = ref, .float_arith = pm->fa };
     gc_interp *it = gc_interp_new(r->m, &o, err, sizeof err);
     bool ok = it && gc_interp_prepare(it) == GC_OK;
     if (!ok) fprintf(stderr, "  prepare: %s\n", it ? gc_interp_errmsg(it) : err);
@@ -408,6 +408,48 @@ GC_TEST(kernels_fast_fma_differs_within_bound) {
     CHECK_MSG(differ > 0, "--float-arith fma gave the multiply-then-add's bits on all %d outputs", rows * N);
     printf("  (fma vs muladd: %d of %d outputs differ)\n", differ, rows * N);
     free(ym); free(yf);
+    gc_model_free(r.m);
+    free(x); free(w);
+}
+
+/* DEPTHWISE_CONV_2D under --float-arith fma, by the definition: every output channel
+ * starts at +0.0f and takes acc = fmaf(x, w, acc) over the taps in (ky, kx) order, then
+ * + 0.0f (no bias) — the fast kernels (every level) give exactly those bits, and some of
+ * them differ from the multiply-then-add's. */
+GC_TEST(kernels_fast_depthwise_fma_definition) {
+    enum { H = 9, W = 11, C = 19, KH = 5, KW = 5 };
+    const int OH = H - KH + 1, OW = W - KW + 1;
+    float *x = fill((size_t)H * W * C, 2.0f), *w = fill((size_t)KH * KW * C, 1.0f);
+    kt_tensor ins[3] = { KT_IN(GC_T_FLOAT32, 4, KT_S(1, H, W, C), x), KT_C(GC_T_FLOAT32, 4, KT_S(1, KH, KW, C), w),
+                         { .type = -1 } };
+    kt_tensor outs[] = { KT_OUT(GC_T_FLOAT32, 4, KT_S(1, OH, OW, C)) };
+    kt_model r = kt_build(GC_OP_DEPTHWISE_CONV_2D, GC_BO_DepthwiseConv2DOptions, ins, 3, outs, 1);
+    kt_conv_opts(&r, true, false, 1, 1, 1, 1, 1, 0);
+    int differ = 0;
+    for (int isa = GC_ISA_SCALAR; isa <= (int)gc_isa_detect(); isa++) {
+        gc_isa_force(isa);
+        float *ym = NULL, *yf = NULL; size_t nm = 0, nf = 0; int fast = 0;
+        CHECK(run(&r, ins, 3, &modes[0], false, 1, &ym, &nm, &fast));
+        CHECK(run(&r, ins, 3, &modes[4], false, 1, &yf, &nf, &fast));
+        CHECK_MSG(fast == 1, "isa %s: the fast depthwise kernel was not taken", gc_isa_name((gc_isa)isa));
+        for (int oy = 0; ym && yf && nm == nf && oy < OH; oy++)
+            for (int ox = 0; ox < OW; ox++)
+                for (int c = 0; c < C; c++) {
+                    float acc = 0.0f;
+                    for (int ky = 0; ky < KH; ky++)
+                        for (int kx = 0; kx < KW; kx++)
+                            acc = fmaf(x[((size_t)(oy + ky) * W + (ox + kx)) * C + c], w[(size_t)(ky * KW + kx) * C + c], acc);
+                    acc = acc + 0.0f;
+                    const size_t i = ((size_t)oy * OW + ox) * C + c;
+                    CHECK_MSG(!memcmp(&yf[i], &acc, 4), "isa %s: y[%d][%d][%d] = %.9g, fmaf definition %.9g",
+                              gc_isa_name((gc_isa)isa), oy, ox, c, (double)yf[i], (double)acc);
+                    differ += isa == GC_ISA_SCALAR && ym[i] != yf[i];
+                }
+        free(ym); free(yf);
+    }
+    gc_isa_force(-1);
+    CHECK_MSG(differ > 0, "--float-arith fma gave the multiply-then-add's bits on every depthwise output");
+    printf("  (depthwise fma vs muladd: %d of %d outputs differ)\n", differ, OH * OW * C);
     gc_model_free(r.m);
     free(x); free(w);
 }

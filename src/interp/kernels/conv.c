@@ -27,7 +27,8 @@
  * register-blocked microkernels, row pointers instead of im2col), DEPTHWISE_CONV_2D with
  * depth multiplier 1 through kernels/dwconv_f32.h (filter read in place), TRANSPOSE_CONV
  * through kernels/tconv_f32.h (one packed filter per output phase). All three are
- * bit-identical to the loops above (same order per output, no FMA); a filter with Inf /
+ * bit-identical to the loops above (same order per output; each multiply-add fused with
+ * opts.float_arith fma, the default, else a multiply then an add); a filter with Inf /
  * NaN weights (in the fp16 modes: after rounding to half) where a tap can fall outside
  * the input takes the reference loops. In the fp16 modes the same kernels run on the
  * half-rounded values: float sums as they are (GC_GEMM_F32 / GC_DWF_F32), sums in half
@@ -121,9 +122,10 @@ typedef struct {
     bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
     /* fp16 */
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
-    bool fma;                           /* fp32 CONV_2D with opts.float_fma: acc = fmaf(x, w, acc)
-                                           (GC_GEMM_F32_FMA; depthwise and TRANSPOSE_CONV keep
-                                           the multiply then the add) */
+    bool fma;                           /* fp32 with opts.float_fma: every multiply-add of
+                                           CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV is
+                                           acc = fmaf(x, w, acc), one rounding (GC_GEMM_F32_FMA,
+                                           GC_DWF_FMA); the order of the terms is unchanged */
     bool k16h;                          /* fp16 native on the matrix cores: GC_ACC_K16H over the
                                            flattened (tap, channel) k (fp16_model.h conv_mma) */
     gc_wino16 *wino;                    /* Winograd in half (native fp16), else NULL */
@@ -292,7 +294,7 @@ static gc_status conv_prepare(gc_ctx *ctx, gc_node *n) {
     conv_data *d = gc_ctx_alloc(ctx, sizeof *d);
     if (!d) return GC_ERR_NOMEM;
     d->kind = n->code == GC_OP_CONV_2D ? K_CONV : n->code == GC_OP_DEPTHWISE_CONV_2D ? K_DW : K_TCONV;
-    d->fma = ctx->fma && d->kind == K_CONV;
+    d->fma = ctx->fma;
     d->w_slot = -1;
     const gc_options *o = gc_opts(n);
     gc_rt *x, *w, *b, *y = NULL;
@@ -461,7 +463,7 @@ static gc_status tconv_fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, const
                       .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw, .pt = d->pt, .pl = d->pl,
                       .lo = d->lo, .hi = d->hi, .h16 = d->a16 };
     if (!gc_tconvf_exact(c, wf) || d->sh > 64 || d->sw > 64) return GC_OK;
-    const gc_gemm_mode mode = d->a16 ? GC_GEMM_H16 : GC_GEMM_F32;
+    const gc_gemm_mode mode = d->a16 ? GC_GEMM_H16 : d->fma ? GC_GEMM_F32_FMA : GC_GEMM_F32;
     const int32_t nph = d->sh * d->sw;
     c->ph = gc_ctx_alloc(ctx, (size_t)nph * sizeof *c->ph);
     c->nky = gc_ctx_alloc(ctx, (size_t)d->sh * sizeof(int32_t));
@@ -551,7 +553,9 @@ static void absorb_pad(gc_ctx *ctx, gc_node *n, conv_data *d, const float *wf, i
  * MUL absorbed, never run: the same products summed in the same order. Only once the fast
  * path is set up (the reference kernel reads in[0] as the conv's input). */
 static gc_status absorb_se_mul(gc_ctx *ctx, gc_node *n, conv_data *d, gc_convf *c) {
-    if (!ctx->fast || d->kind != K_CONV || d->a16 || d->k16h || c->b.mode != GC_GEMM_F32) return GC_OK;
+    if (!ctx->fast || d->kind != K_CONV || d->a16 || d->k16h ||
+        (c->b.mode != GC_GEMM_F32 && c->b.mode != GC_GEMM_F32_FMA))
+        return GC_OK;
     if (d->KH != 1 || d->KW != 1 || d->sh != 1 || d->sw != 1 || d->pt || d->pl || d->G != 1 || d->H != d->OH ||
         d->W != d->OW || n->n_in > 3)
         return GC_OK;
@@ -612,7 +616,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
         n->fast = true;
         swish_epi_prepare(ctx, n, d, !d->a16);
         n->own_store = ctx->fp16;                 /* fast_eval rounds the rows (ctx->store) */
-        *d->dwf = (gc_dwf){ .isa = ctx->isa, .mode = d->a16 ? GC_DWF_H16 : GC_DWF_F32, .w = wf, .bias = bias,
+        *d->dwf = (gc_dwf){ .isa = ctx->isa, .mode = d->a16 ? GC_DWF_H16 : d->fma ? GC_DWF_FMA : GC_DWF_F32, .w = wf, .bias = bias,
                             .Bn = d->B, .H = d->H, .W = d->W, .C = d->C,
                             .OH = d->OH, .OW = d->OW, .KH = d->KH, .KW = d->KW, .sh = d->sh, .sw = d->sw,
                             .dh = d->dh, .dw = d->dw, .pt = d->pt, .pl = d->pl, .lo = d->lo, .hi = d->hi };
@@ -647,7 +651,7 @@ static gc_status fast_prepare(gc_ctx *ctx, gc_node *n, conv_data *d, gc_rt *w, g
     if (d->fast_slot < 0) return GC_ERR_NOMEM;
     d->fast = c;
     n->fast = true;
-    swish_epi_prepare(ctx, n, d, c->b.mode == GC_GEMM_F32);
+    swish_epi_prepare(ctx, n, d, c->b.mode == GC_GEMM_F32 || c->b.mode == GC_GEMM_F32_FMA);
     n->own_store = ctx->fp16;                     /* fast_eval rounds the tiles (ctx->store) */
     n->unread_in = 1u << 1 | 1u << 2;             /* filter and bias: packed copies */
     return GC_OK;
@@ -839,7 +843,9 @@ GC_CLONES static void dw_f32(bool a16, const conv_data *d, const float *x, const
                     if (ix < 0 || ix >= d->W) continue;
                     const float *xp = x + (((size_t)b * d->H + iy) * d->W + ix) * d->C;
                     const float *wk = w + ((size_t)ky * d->KW + kx) * OC;
-                    if (M == 1 && !a16) {
+                    if (M == 1 && !a16 && d->fma) {
+                        for (int32_t c = 0; c < OC; c++) acc[c] = fmaf(xp[c], wk[c], acc[c]);
+                    } else if (M == 1 && !a16) {
                         for (int32_t c = 0; c < OC; c++) acc[c] += xp[c] * wk[c];
                     } else if (M == 1) {
                         gc_f16_vmadd_n(acc, xp, wk, (size_t)OC);
@@ -847,8 +853,9 @@ GC_CLONES static void dw_f32(bool a16, const conv_data *d, const float *x, const
                         for (int32_t c = 0; c < d->C; c++)
                             for (int32_t m = 0; m < M; m++) {
                                 int32_t oc = c * M + m;
-                                if (!a16) acc[oc] += xp[c] * wk[oc];
-                                else gc_f16_madd_n(acc + oc, xp[c], wk + oc, 1);
+                                if (a16) gc_f16_madd_n(acc + oc, xp[c], wk + oc, 1);
+                                else if (d->fma) acc[oc] = fmaf(xp[c], wk[oc], acc[oc]);
+                                else acc[oc] += xp[c] * wk[oc];
                             }
                     }
                 }
@@ -906,8 +913,9 @@ GC_CLONES static void tconv_f32(const conv_data *d, const float *x, const float 
                         if (ox < 0 || ox >= d->OW) continue;
                         float *yp = yb + ((size_t)oy * d->OW + ox) * OC + o0;
                         const float *w = wt + (((size_t)ky * d->KW + kx) * C + ic) * OC + o0;
-                        if (!a16) for (int32_t oc = 0; oc < no; oc++) yp[oc] += xv * w[oc];
-                        else gc_f16_madd_n(yp, xv, w, (size_t)no);
+                        if (a16) gc_f16_madd_n(yp, xv, w, (size_t)no);
+                        else if (d->fma) for (int32_t oc = 0; oc < no; oc++) yp[oc] = fmaf(xv, w[oc], yp[oc]);
+                        else for (int32_t oc = 0; oc < no; oc++) yp[oc] += xv * w[oc];
                     }
                 }
             }

@@ -2,7 +2,7 @@
  *
  * Levels, each including the ones below it:
  *   GC_ISA_SCALAR  portable C (any target; the only level off x86-64)
- *   GC_ISA_AVX2    AVX2 + FMA (x86-64; the kernels use no FMA, see gemm_f32.h)
+ *   GC_ISA_AVX2    AVX2 + FMA (x86-64; FMA for --float-arith fma, see gemm_f32.h)
  *   GC_ISA_AVX512  AVX-512F (x86-64)
  * gc_isa_detect() is what this CPU runs (__builtin_cpu_supports; GCC / clang on x86-64;
  * always scalar when built with -DGC_NO_SIMD, which compiles only the portable kernels).

@@ -2,14 +2,16 @@
  * per block of VW channels, blocks of PX output pixels whose every tap lies inside the
  * image (no checks), the rest one pixel at a time skipping the taps outside. One body per
  * instruction set: AVX-512F (VW 16), AVX2 (VW 8), portable C (VW 8). Every body takes a
- * compile-time `h` (mode GC_DWF_H16): the step acc + x w becomes r(acc + r(x w)) and the
- * output r(acc + bias) (kernels/f16_simd.h; the AVX2 body then needs F16C).
+ * compile-time mode `md` (GC_DWF_*): GC_DWF_H16 makes the step acc + x w r(acc + r(x w))
+ * and the output r(acc + bias) (kernels/f16_simd.h; the AVX2 body then needs F16C);
+ * GC_DWF_FMA makes it fmaf(x, w, acc), one rounding.
  */
 #include "interp/kernels/dwconv_f32.h"
 #include "interp/kernels/cpu_isa.h"
 #include "interp/kernels/f16_simd.h"
 #include "interp/fp16.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -33,7 +35,7 @@ static void interior(const gc_dwf *c, int32_t *a, int32_t *b) {
 enum { SW = 8 };
 
 static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                             int32_t c0, int32_t nc, const bool h) {
+                             int32_t c0, int32_t nc, const int md) {
     float acc[PX][SW];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
     for (int p = 0; p < np; p++)
@@ -53,7 +55,8 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
                 const float *xp = xq;
                 for (int32_t j = 0; j < nc; j++) {
                     const float pr = xp[j] * wk[j];
-                    acc[p][j] = h ? gc_f16_round_inline(acc[p][j] + gc_f16_round_inline(pr)) : acc[p][j] + pr;
+                    acc[p][j] = md == GC_DWF_H16 ? gc_f16_round_inline(acc[p][j] + gc_f16_round_inline(pr))
+                              : md == GC_DWF_FMA ? fmaf(xp[j], wk[j], acc[p][j]) : acc[p][j] + pr;
                 }
             }
         }
@@ -62,7 +65,7 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
         float *yp = r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0;
         for (int32_t j = 0; j < nc; j++) {
             float v = acc[p][j] + (c->bias ? c->bias[c0 + j] : 0.0f);
-            if (h) v = gc_f16_round_inline(v);
+            if (md == GC_DWF_H16) v = gc_f16_round_inline(v);
             yp[j] = v < c->lo ? c->lo : v > c->hi ? c->hi : v;
         }
     }
@@ -86,8 +89,9 @@ static inline void px_scalar(const gc_dwf *c, const dw_row *r, int32_t ox, const
         ox += full ? PX : 1;                                                             \
     }
 
-static void row_scalar(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, false) }
-static void row_scalar_h(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, true) }
+static void row_scalar(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, GC_DWF_F32) }
+static void row_scalar_h(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, GC_DWF_H16) }
+static void row_scalar_f(const gc_dwf *c, const dw_row *r) { DW_ROW(px_scalar, SW, int32_t, nc, GC_DWF_FMA) }
 
 #ifdef GC_HAVE_F16_SIMD
 #define INL static inline __attribute__((always_inline))
@@ -103,25 +107,26 @@ INL T512 void st512(float *p, __m512 v, __mmask16 k, const bool tail) {
     if (tail) _mm512_mask_storeu_ps(p, k, v);
     else _mm512_storeu_ps(p, v);
 }
-/* acc + x w, or r(acc + r(x w)) */
-INL T512 __m512 mac512(__m512 acc, __m512 x, __m512 w, const bool h) {
-    return h ? gc_h16_add_512(acc, _mm512_mul_ps(x, w)) : _mm512_add_ps(acc, _mm512_mul_ps(x, w));
+/* acc + x w (two roundings), r(acc + r(x w)) (H16) or fma(x, w, acc) (FMA: one rounding) */
+INL T512 __m512 mac512(__m512 acc, __m512 x, __m512 w, const int md) {
+    return md == GC_DWF_H16 ? gc_h16_add_512(acc, _mm512_mul_ps(x, w))
+         : md == GC_DWF_FMA ? _mm512_fmadd_ps(x, w, acc) : _mm512_add_ps(acc, _mm512_mul_ps(x, w));
 }
 INL T512 void out512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, int32_t c0, __mmask16 k,
-                     const bool tail, const __m512 *acc, const bool h) {
+                     const bool tail, const __m512 *acc, const int md) {
     const __m512 bv = c->bias ? ld512(c->bias + c0, k, tail) : _mm512_setzero_ps();
     const __m512 lo = _mm512_set1_ps(c->lo), hi = _mm512_set1_ps(c->hi);
 #pragma GCC unroll 8
     for (int p = 0; p < np; p++) {
         __m512 v = _mm512_add_ps(acc[p], bv);
-        if (h) v = gc_r16c_512(v);
+        if (md == GC_DWF_H16) v = gc_r16c_512(v);
         st512(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0, _mm512_min_ps(hi, _mm512_max_ps(lo, v)), k, tail);
     }
 }
 
 /* Any geometry: np pixels, each tap loaded per pixel. */
 INL T512 void px_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                     int32_t c0, __mmask16 k, const bool tail, const bool h) {
+                     int32_t c0, __mmask16 k, const bool tail, const int md) {
     __m512 acc[PX];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
 #pragma GCC unroll 8
@@ -139,17 +144,17 @@ INL T512 void px_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int np,
                 const int32_t ix = ix0 + p * c->sw;
                 if (check && (ix < 0 || ix >= c->W)) continue;
                 const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
-                acc[p] = mac512(acc[p], ld512(xq, k, tail), wv, h);
+                acc[p] = mac512(acc[p], ld512(xq, k, tail), wv, md);
             }
         }
     }
-    out512(c, r, ox, np, c0, k, tail, acc, h);
+    out512(c, r, ox, np, c0, k, tail, acc, md);
 }
 
 /* One pixel, NB full blocks of 16 channels side by side (NB independent sums in flight:
  * rows shorter than PX pixels, such as a KH x 1 filter over a W = 1 image, would else run
  * one dependent chain per block), taps checked as px_512 does. */
-INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32_t c0, const int NB, const bool h) {
+INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32_t c0, const int NB, const int md) {
     __m512 acc[4];
 #pragma GCC unroll 4
     for (int b = 0; b < NB; b++) acc[b] = _mm512_setzero_ps();
@@ -164,7 +169,7 @@ INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32
             const float *wk = c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0;
 #pragma GCC unroll 4
             for (int b = 0; b < NB; b++)
-                acc[b] = mac512(acc[b], _mm512_loadu_ps(xq + 16 * b), _mm512_loadu_ps(wk + 16 * b), h);
+                acc[b] = mac512(acc[b], _mm512_loadu_ps(xq + 16 * b), _mm512_loadu_ps(wk + 16 * b), md);
         }
     }
 #pragma GCC unroll 4
@@ -172,7 +177,7 @@ INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32
         const __m512 bv = c->bias ? _mm512_loadu_ps(c->bias + c0 + 16 * b) : _mm512_setzero_ps();
         const __m512 lo = _mm512_set1_ps(c->lo), hi = _mm512_set1_ps(c->hi);
         __m512 v = _mm512_add_ps(acc[b], bv);
-        if (h) v = gc_r16c_512(v);
+        if (md == GC_DWF_H16) v = gc_r16c_512(v);
         _mm512_storeu_ps(r->yr + (size_t)ox * (size_t)c->C + (size_t)c0 + 16 * b, _mm512_min_ps(hi, _mm512_max_ps(lo, v)));
     }
 }
@@ -184,7 +189,7 @@ INL T512 void px1_blocks_512(const gc_dwf *c, const dw_row *r, int32_t ox, int32
  * product at a time: the reference's bits. With `check`, slots outside the image are not
  * loaded and their taps are skipped, as in the reference. */
 INL T512 void win_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int NP, const int SWc, const int KWc,
-                      const int DLc, const bool check, int32_t c0, __mmask16 k, const bool tail, const bool h) {
+                      const int DLc, const bool check, int32_t c0, __mmask16 k, const bool tail, const int md) {
     enum { MAXWIN = 19 };
     const int NWIN = (NP - 1) * SWc + (KWc - 1) * DLc + 1;
     __m512 acc[PX], xw[MAXWIN];
@@ -208,11 +213,11 @@ INL T512 void win_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int NP
             for (int p = 0; p < NP; p++) {
                 const int j = p * SWc + kx * DLc;
                 if (check && (col0 + j < 0 || col0 + j >= c->W)) continue;
-                acc[p] = mac512(acc[p], xw[j], wv, h);
+                acc[p] = mac512(acc[p], xw[j], wv, md);
             }
         }
     }
-    out512(c, r, ox, NP, c0, k, tail, acc, h);
+    out512(c, r, ox, NP, c0, k, tail, acc, md);
 }
 
 /* The geometries with a window kernel: stride 1 or 2, 3 or 5 taps, dilation 1 or 2. */
@@ -227,31 +232,31 @@ static int win_kind(const gc_dwf *c) {
 
 /* NP pixels (PX, or 7 with a window kind) from ox */
 INL T512 void blk_512(const gc_dwf *c, const dw_row *r, int32_t ox, const int NP, int kind, const bool check,
-                      int32_t c0, __mmask16 k, const bool tail, const bool h) {
+                      int32_t c0, __mmask16 k, const bool tail, const int md) {
     switch (kind) {
-    case 1: win_512(c, r, ox, NP, 1, 3, 1, check, c0, k, tail, h); break;
-    case 2: win_512(c, r, ox, NP, 1, 3, 2, check, c0, k, tail, h); break;
-    case 3: win_512(c, r, ox, NP, 2, 3, 1, check, c0, k, tail, h); break;
-    case 4: win_512(c, r, ox, NP, 1, 5, 1, check, c0, k, tail, h); break;
-    case 5: win_512(c, r, ox, NP, 2, 5, 1, check, c0, k, tail, h); break;
-    default: px_512(c, r, ox, NP, check, c0, k, tail, h); break;
+    case 1: win_512(c, r, ox, NP, 1, 3, 1, check, c0, k, tail, md); break;
+    case 2: win_512(c, r, ox, NP, 1, 3, 2, check, c0, k, tail, md); break;
+    case 3: win_512(c, r, ox, NP, 2, 3, 1, check, c0, k, tail, md); break;
+    case 4: win_512(c, r, ox, NP, 1, 5, 1, check, c0, k, tail, md); break;
+    case 5: win_512(c, r, ox, NP, 2, 5, 1, check, c0, k, tail, md); break;
+    default: px_512(c, r, ox, NP, check, c0, k, tail, md); break;
     }
 }
 
 /* A row of exactly 7 pixels with a window kind: one block of 7 per channel block. */
-INL T512 void row7_512(const gc_dwf *c, const dw_row *r, const int kind, const bool h) {
+INL T512 void row7_512(const gc_dwf *c, const dw_row *r, const int kind, const int md) {
     const bool chk = r->a > 0 || r->b < 7;
     for (int32_t c0 = 0; c0 < c->C; c0 += 16) {
         const int32_t nc = c->C - c0 < 16 ? c->C - c0 : 16;
         const __mmask16 k = (__mmask16)(nc >= 16 ? 0xffffu : (1u << nc) - 1u);
-        if (nc < 16) { if (chk) blk_512(c, r, 0, 7, kind, true, c0, k, true, h); else blk_512(c, r, 0, 7, kind, false, c0, k, true, h); }
-        else if (chk) blk_512(c, r, 0, 7, kind, true, c0, k, false, h);
-        else blk_512(c, r, 0, 7, kind, false, c0, k, false, h);
+        if (nc < 16) { if (chk) blk_512(c, r, 0, 7, kind, true, c0, k, true, md); else blk_512(c, r, 0, 7, kind, false, c0, k, true, md); }
+        else if (chk) blk_512(c, r, 0, 7, kind, true, c0, k, false, md);
+        else blk_512(c, r, 0, 7, kind, false, c0, k, false, md);
     }
 }
 
 /* Blocks of PX pixels as DW_ROW; full channel blocks unmasked, the last one masked. */
-INL T512 void rowk_512(const gc_dwf *c, const dw_row *r, const int kind, const bool h) {
+INL T512 void rowk_512(const gc_dwf *c, const dw_row *r, const int kind, const int md) {
     for (int32_t ox = 0; ox < c->OW;) {
         const bool full = c->OW >= PX;
         if (full && ox + PX > c->OW) ox = c->OW - PX;
@@ -262,16 +267,16 @@ INL T512 void rowk_512(const gc_dwf *c, const dw_row *r, const int kind, const b
             const bool tail = nc < 16;
             if (!full && c->C - c0 >= 32) {                   /* 2..4 full blocks at once */
                 const int nb = (c->C - c0) / 16 >= 4 ? 4 : (c->C - c0) / 16;
-                if (nb == 4) px1_blocks_512(c, r, ox, c0, 4, h);
-                else if (nb == 3) px1_blocks_512(c, r, ox, c0, 3, h);
-                else px1_blocks_512(c, r, ox, c0, 2, h);
+                if (nb == 4) px1_blocks_512(c, r, ox, c0, 4, md);
+                else if (nb == 3) px1_blocks_512(c, r, ox, c0, 3, md);
+                else px1_blocks_512(c, r, ox, c0, 2, md);
                 c0 += 16 * (nb - 1);
                 continue;
             }
-            if (!full) { if (tail) px_512(c, r, ox, 1, true, c0, k, true, h); else px_512(c, r, ox, 1, true, c0, k, false, h); }
-            else if (tail) { if (chk) blk_512(c, r, ox, PX, kind, true, c0, k, true, h); else blk_512(c, r, ox, PX, kind, false, c0, k, true, h); }
-            else if (chk) blk_512(c, r, ox, PX, kind, true, c0, k, false, h);
-            else blk_512(c, r, ox, PX, kind, false, c0, k, false, h);
+            if (!full) { if (tail) px_512(c, r, ox, 1, true, c0, k, true, md); else px_512(c, r, ox, 1, true, c0, k, false, md); }
+            else if (tail) { if (chk) blk_512(c, r, ox, PX, kind, true, c0, k, true, md); else blk_512(c, r, ox, PX, kind, false, c0, k, true, md); }
+            else if (chk) blk_512(c, r, ox, PX, kind, true, c0, k, false, md);
+            else blk_512(c, r, ox, PX, kind, false, c0, k, false, md);
         }
         ox += full ? PX : 1;
     }
@@ -281,36 +286,46 @@ INL T512 void rowk_512(const gc_dwf *c, const dw_row *r, const int kind, const b
  * own (one function holding every kind's unrolled blocks measured 12-25 % slower on the
  * small-channel 3 x 3 rows: 112 x 112 x 8) */
 #define ROWK(K)                                                                                   \
-    T512 __attribute__((noinline)) static void row_512_k##K(const gc_dwf *c, const dw_row *r, bool h) { \
-        if (h) rowk_512(c, r, K, true); else rowk_512(c, r, K, false);                            \
+    T512 __attribute__((noinline)) static void row_512_k##K(const gc_dwf *c, const dw_row *r, int md) { \
+        if (md == GC_DWF_H16) rowk_512(c, r, K, GC_DWF_H16);                                       \
+        else if (md == GC_DWF_FMA) rowk_512(c, r, K, GC_DWF_FMA);                                  \
+        else rowk_512(c, r, K, GC_DWF_F32);                                                        \
     }                                                                                             \
-    T512 __attribute__((noinline)) static void row7_512_k##K(const gc_dwf *c, const dw_row *r, bool h) { \
-        if (h) row7_512(c, r, K, true); else row7_512(c, r, K, false);                            \
+    T512 __attribute__((noinline)) static void row7_512_k##K(const gc_dwf *c, const dw_row *r, int md) { \
+        if (md == GC_DWF_H16) row7_512(c, r, K, GC_DWF_H16);                                       \
+        else if (md == GC_DWF_FMA) row7_512(c, r, K, GC_DWF_FMA);                                  \
+        else row7_512(c, r, K, GC_DWF_F32);                                                        \
     }
 ROWK(0) ROWK(1) ROWK(2) ROWK(3) ROWK(4) ROWK(5)
 #undef ROWK
 
-T512 static void row_512_(const gc_dwf *c, const dw_row *r, const bool h) {
-    typedef void (*row_fn)(const gc_dwf *, const dw_row *, bool);
+T512 static void row_512_(const gc_dwf *c, const dw_row *r, const int md) {
+    typedef void (*row_fn)(const gc_dwf *, const dw_row *, int);
     static const row_fn rows[6] = { row_512_k0, row_512_k1, row_512_k2, row_512_k3, row_512_k4, row_512_k5 };
     static const row_fn rows7[6] = { row7_512_k0, row7_512_k1, row7_512_k2, row7_512_k3, row7_512_k4, row7_512_k5 };
     const int kind = win_kind(c);
-    (c->OW == 7 && kind ? rows7 : rows)[kind](c, r, h);
+    (c->OW == 7 && kind ? rows7 : rows)[kind](c, r, md);
 }
-T512 static void row_512(const gc_dwf *c, const dw_row *r) { row_512_(c, r, false); }
-T512 static void row_512_h(const gc_dwf *c, const dw_row *r) { row_512_(c, r, true); }
+T512 static void row_512(const gc_dwf *c, const dw_row *r) { row_512_(c, r, GC_DWF_F32); }
+T512 static void row_512_h(const gc_dwf *c, const dw_row *r) { row_512_(c, r, GC_DWF_H16); }
+T512 static void row_512_f(const gc_dwf *c, const dw_row *r) { row_512_(c, r, GC_DWF_FMA); }
 
 /* ---- AVX2 ---------------------------------------------------------------------------------- */
 
 /* avx2 with f16c, for the H16 steps (every AVX2 CPU has F16C; the H16 rows are only
- * called when gc_f16_have_f16c says so) */
-#define T256H GC_T256H
+ * called when gc_f16_have_f16c says so), and fma for the FMA steps (GC_ISA_AVX2 implies
+ * FMA: cpu_isa.c). The F32 rows never fuse: the build does not contract (-std=c11), as
+ * in every AVX-512F body, whose ISA has FMA too. */
+#define T256H __attribute__((target("avx2,f16c,fma")))
 
-/* acc + x w, or r(acc + r(x w)) (needs F16C) */
-#define MAC256(acc, x, w, h) ((h) ? gc_h16_add_256((acc), _mm256_mul_ps((x), (w))) : _mm256_add_ps((acc), _mm256_mul_ps((x), (w))))
+/* acc + x w, r(acc + r(x w)) (H16: needs F16C) or fma(x, w, acc) (FMA: needs FMA) */
+#define MAC256(acc, x, w, md)                                                                  \
+    ((md) == GC_DWF_H16   ? gc_h16_add_256((acc), _mm256_mul_ps((x), (w)))                     \
+     : (md) == GC_DWF_FMA ? _mm256_fmadd_ps((x), (w), (acc))                                   \
+                          : _mm256_add_ps((acc), _mm256_mul_ps((x), (w))))
 
 INL T256H void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                      int32_t c0, __m256i k, const bool h) {
+                      int32_t c0, __m256i k, const int md) {
     __m256 acc[PX];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
 #pragma GCC unroll 8
@@ -329,7 +344,7 @@ INL T256H void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np
                 if (check && (ix < 0 || ix >= c->W)) continue;
                 const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
                 const __m256 xv = _mm256_maskload_ps(xq, k);
-                acc[p] = MAC256(acc[p], xv, wv, h);
+                acc[p] = MAC256(acc[p], xv, wv, md);
             }
         }
     }
@@ -338,17 +353,20 @@ INL T256H void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np
 #pragma GCC unroll 8
     for (int p = 0; p < np; p++) {
         __m256 v = _mm256_add_ps(acc[p], bv);
-        if (h) v = gc_r16c_256(v);
+        if (md == GC_DWF_H16) v = gc_r16c_256(v);
         v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
         _mm256_maskstore_ps(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0, k, v);
     }
 }
 
 T256H static void row_256(const gc_dwf *c, const dw_row *r) {
-    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), false)
+    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), GC_DWF_F32)
 }
 T256H static void row_256_h(const gc_dwf *c, const dw_row *r) {
-    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), true)
+    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), GC_DWF_H16)
+}
+T256H static void row_256_f(const gc_dwf *c, const dw_row *r) {
+    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), GC_DWF_FMA)
 }
 #endif
 
@@ -364,13 +382,14 @@ void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t
         r.xb = x + (size_t)b * (size_t)c->H * (size_t)c->W * (size_t)c->C;
         r.yr = y + ((size_t)b * (size_t)c->OH + (size_t)oy) * (size_t)c->OW * (size_t)c->C;
         r.iy0 = oy * c->sh - c->pt;
-        const bool h = c->mode == GC_DWF_H16;
+        const int md = c->mode;
 #ifdef GC_HAVE_F16_SIMD
-        if (c->isa == GC_ISA_AVX512) (h ? row_512_h : row_512)(c, &r);
-        else if (c->isa == GC_ISA_AVX2 && (!h || gc_f16_have_f16c())) (h ? row_256_h : row_256)(c, &r);
+        if (c->isa == GC_ISA_AVX512) (md == GC_DWF_H16 ? row_512_h : md == GC_DWF_FMA ? row_512_f : row_512)(c, &r);
+        else if (c->isa == GC_ISA_AVX2 && (md != GC_DWF_H16 || gc_f16_have_f16c()))
+            (md == GC_DWF_H16 ? row_256_h : md == GC_DWF_FMA ? row_256_f : row_256)(c, &r);
         else
 #endif
-        (h ? row_scalar_h : row_scalar)(c, &r);
+        (md == GC_DWF_H16 ? row_scalar_h : md == GC_DWF_FMA ? row_scalar_f : row_scalar)(c, &r);
         if (c->store) gc_f16_store(c->store, r.yr, (size_t)c->OW * (size_t)c->C);
         if (c->epi) c->epi(r.yr, (size_t)c->OW * (size_t)c->C, c->epi_arg);
     }

@@ -3,7 +3,8 @@
  * Exactness: BIT-IDENTICAL to the reference (conv.c dw_f32): each output channel starts
  * at +0.0f, adds x*w for the taps inside the image in (ky, kx) order (taps outside are
  * skipped, as in the reference: no zero row, so any filter values are fine), each product
- * rounded and then added (no FMA), then + bias (or +0.0f) and the clamp
+ * rounded and then added (GC_DWF_F32; GC_DWF_FMA fuses them, below), then + bias (or +0.0f)
+ * and the clamp
  * v < lo ? lo : v > hi ? hi : v. Vectorised across channels (16 per zmm, 8 per ymm), with
  * a row of up to 8 output pixels' accumulators in registers; pixels whose taps all lie
  * inside the image run without per-tap checks, the others one at a time with them.
@@ -20,8 +21,10 @@
 
 /* GC_DWF_F32: as above; GC_DWF_H16: every step in half, acc = r(acc + r(x w)) from +0.0f
  * over the same taps in the same order, then r(acc + bias) (or r(acc + 0.0f)) and the
- * clamp: conv.c dw_f32 with a16 (fp16-acc), bit for bit (kernels/f16_simd.h). */
-enum { GC_DWF_F32 = 0, GC_DWF_H16 = 1 };
+ * clamp: conv.c dw_f32 with a16 (fp16-acc), bit for bit (kernels/f16_simd.h);
+ * GC_DWF_FMA: every step acc = fmaf(x, w, acc) (one rounding), the same taps in the same
+ * order, then + bias and the clamp: conv.c dw_f32 with opts.float_fma, bit for bit. */
+enum { GC_DWF_F32 = 0, GC_DWF_H16 = 1, GC_DWF_FMA = 2 };
 
 typedef struct {
     int isa;                    /* gc_isa (cpu_isa.h) */

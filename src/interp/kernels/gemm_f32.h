@@ -20,7 +20,7 @@
  * kernels gemm_h16_*.c; r() = rounding to the nearest half, gc_f16_round's bits):
  *   GC_GEMM_F32    as above;
  *   GC_GEMM_F32_FMA  the same order with each multiply-add fused: acc = fmaf(a, w, acc),
- *                  rounded once (--float-arith fma, fp32 only); bit-identical to the reference
+ *                  rounded once (--float-arith fma, the fp32 default); bit-identical to the reference
  *                  loops of that mode (gc_fmadd_f below), not to GC_GEMM_F32's;
  *   GC_GEMM_H16    every multiply-add in half: acc = r(acc + r(a w)) from +0.0f in the same
  *                  order, then r(acc + bias) (nothing without a bias), then the clamp: the

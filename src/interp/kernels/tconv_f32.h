@@ -11,7 +11,8 @@
  * outside the input reading a zero row.
  *
  * Exactness: BIT-IDENTICAL to the reference (each output's products added one at a time
- * in the same order, no FMA, + bias or +0.0f, the same clamp; a phase with no taps gives
+ * in the same order, fused or not as the phases' GEMM mode says (GC_GEMM_F32_FMA with
+ * opts.float_arith fma: fmaf, as the reference then), + bias or +0.0f, the same clamp; a phase with no taps gives
  * clamp(0.0f + bias)), given finite weights (a tap outside the input reads the zero row:
  * gemm_f32.h); gc_tconvf_exact says whether the filter qualifies. With the phases packed
  * for GC_GEMM_H16 (h16) it is the reference's fp16-acc scatter, r(y + r(x w)) per term in
