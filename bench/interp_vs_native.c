@@ -221,6 +221,9 @@ typedef struct {
     char reason[480];          /* why not */
     double *ms; int n;         /* timed invokes (warm-ups excluded), in run order */
     double median, p25, p75;
+    double *cpu; int ncpu;     /* the same invokes' CPU time (every thread of the worker, from
+                                  /proc: schedstat), in ms; ncpu 0 without /proc */
+    double cpu_median;         /* -1 unknown */
     int64_t rss_kb;            /* -1 unknown */
     double settle_ms, settle_max_ms;   /* waits for the other side to go idle before this
                                           side's timed invokes: total, longest */
@@ -242,7 +245,7 @@ static double quantile(const double *sorted, int n, double q) {   /* linear inte
 
 static void summarize(side *s, int want) {
     if (s->ok && s->n < want) { s->ok = false; snprintf(s->reason, sizeof s->reason, "%d of %d timed invokes", s->n, want); }
-    s->median = s->p25 = s->p75 = -1;
+    s->median = s->p25 = s->p75 = s->cpu_median = -1;
     if (!s->ok || s->n < 1) return;
     double *t = malloc((size_t)s->n * sizeof *t);
     if (!t) return;
@@ -251,6 +254,11 @@ static void summarize(side *s, int want) {
     s->median = quantile(t, s->n, 0.5);
     s->p25 = quantile(t, s->n, 0.25);
     s->p75 = quantile(t, s->n, 0.75);
+    if (s->ncpu == s->n) {
+        memcpy(t, s->cpu, (size_t)s->n * sizeof *t);
+        qsort(t, (size_t)s->n, sizeof *t, cmp_d);
+        s->cpu_median = quantile(t, s->n, 0.5);
+    }
     free(t);
 }
 
@@ -337,6 +345,50 @@ static char proc_state(const char *path, long *pgrp) {
     return st;
 }
 
+/* ---- CPU time ----------------------------------------------------------------------------
+ * The nanoseconds every thread of every process of group pg has run (the first field of each
+ * /proc/PID/task/TID/schedstat; the native side runs its runtime in a child of the worker),
+ * or -1 without /proc. Read before an invoke is released and after it reports: the CPU time
+ * of that invoke (plus a pipe message), not counting the time it waited for a core — on a
+ * shared machine the 1T wall times of both sides swell with the load, their CPU times much
+ * less (cache sharing still counts). At N threads it adds up the threads, spinning
+ * included: a measure of work, not of latency. */
+static int64_t proc_cpu_ns(pid_t pg) {
+    DIR *d = opendir("/proc");
+    if (!d) return -1;
+    int64_t sum = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char path[300];
+        long g = -1;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (!proc_state(path, &g) || g != (long)pg) continue;
+        snprintf(path, sizeof path, "/proc/%s/task", e->d_name);
+        DIR *t = opendir(path);
+        if (!t) continue;
+        struct dirent *te;
+        while ((te = readdir(t))) {
+            if (te->d_name[0] < '0' || te->d_name[0] > '9') continue;
+            char tp[600];
+            snprintf(tp, sizeof tp, "/proc/%s/task/%s/schedstat", e->d_name, te->d_name);
+            FILE *f = fopen(tp, "r");
+            long long ns = 0;
+            if (f) {
+                if (fscanf(f, "%lld", &ns) == 1 && ns > 0) sum += ns;
+                fclose(f);
+            }
+        }
+        closedir(t);
+    }
+    closedir(d);
+    return sum;
+}
+static void note_cpu(side *s, int64_t c0, bool timed) {
+    int64_t c1 = c0 >= 0 ? proc_cpu_ns(s->pid) : -1;
+    if (timed && c0 >= 0 && c1 >= c0) s->cpu[s->ncpu++] = (double)(c1 - c0) / 1e6;
+}
+
 /* Number of runnable threads in process group pg (-1: /proc unreadable). */
 static int runnable_in_group(pid_t pg) {
     DIR *d = opendir("/proc");
@@ -395,8 +447,10 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
     int total = bo->warmup + bo->runs;
     ours->ms = calloc((size_t)total + 1, sizeof(double));
     nat->ms = calloc((size_t)total + 1, sizeof(double));
+    ours->cpu = calloc((size_t)total + 1, sizeof(double));
+    nat->cpu = calloc((size_t)total + 1, sizeof(double));
     char tmp[] = "/tmp/gc-bench-XXXXXX", dir[64];
-    if (!ours->ms || !nat->ms || !mkdtemp(tmp)) {
+    if (!ours->ms || !nat->ms || !ours->cpu || !nat->cpu || !mkdtemp(tmp)) {
         snprintf(ours->reason, sizeof ours->reason, "out of memory or no temporary folder");
         snprintf(nat->reason, sizeof nat->reason, "out of memory or no temporary folder");
         return;
@@ -412,16 +466,24 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
         if (ours->alive) {
             double w = settle(nat);
             if (r >= bo->warmup) { ours->settle_ms += w; if (w > ours->settle_max_ms) ours->settle_max_ms = w; }
+            const int64_t c0 = proc_cpu_ns(ours->pid);
             int k = send_cmd(ours->cmd, 'g') ? recv_msg(ours->ev, &m, bo->timeout_s) : 0;
-            if (k == 1 && m.kind == MSG_DONE) { if (r >= bo->warmup) ours->ms[ours->n++] = m.ms; }
+            if (k == 1 && m.kind == MSG_DONE) {
+                note_cpu(ours, c0, r >= bo->warmup);
+                if (r >= bo->warmup) ours->ms[ours->n++] = m.ms;
+            }
             else if (k == 1 && m.kind == MSG_FAIL) side_fail(ours, m.text);
             else side_lost(ours, "an invoke", k == 1 ? 0 : k);
         }
         if (nat->alive) {
             double w = settle(ours);
             if (r >= bo->warmup) { nat->settle_ms += w; if (w > nat->settle_max_ms) nat->settle_max_ms = w; }
+            const int64_t c0 = proc_cpu_ns(nat->pid);
             if (!send_cmd(nat->cmd, 'g')) side_lost(nat, "an invoke", 0);
-            else await_ready(nat, "an invoke", r + 1, bo->timeout_s);
+            else {
+                await_ready(nat, "an invoke", r + 1, bo->timeout_s);
+                if (nat->alive) note_cpu(nat, c0, r >= bo->warmup);
+            }
         }
     }
     if (ours->alive) {
@@ -557,10 +619,12 @@ static void ratio_cell(char *buf, size_t n, const side *a, const side *b) {
 static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *peak, bool both) {
     char h[64];
     snprintf(h, sizeof h, "%dT", nt);
-    printf("| model | kind | GFLOP | ours ms 1T | native ms 1T | ours/native 1T | ours ms %s | native ms %s | ours/native %s "
-           "| ours 1T→%s | ours GFLOP/s 1T (%% of peak) | native GFLOP/s 1T (%% of peak) | peak RSS MB ours / native |%s\n", h, h, h, h,
-           both ? " ours ms 1T, XNNPACK order | native ms | ours/native |" : "");
-    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s\n", both ? "---:|---:|---:|" : "");
+    printf("| model | kind | GFLOP | ours ms 1T | native ms 1T | ours/native 1T | ours/native 1T, CPU time | ours ms %s | native ms %s "
+           "| ours/native %s | ours 1T→%s | ours GFLOP/s 1T (%% of peak) | native GFLOP/s 1T (%% of peak) | peak RSS MB ours / native |%s\n",
+           h, h, h, h, both ? " ours ms 1T, XNNPACK order | native ms | ours/native |" : "");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s\n", both ? "---:|---:|---:|" : "");
+    double clog_sum = 0;                 /* 1T CPU-time ratios */
+    int clog_n = 0;
     double xlog_sum = 0;                 /* 1T with the quant models' XNNPACK-order ratios */
     int xlog_n = 0;
     double log_sum[2] = {0, 0};
@@ -603,8 +667,13 @@ static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *
             ratio_cell(c[13], 64, &r->s[2][0], &r->s[2][1]);
             snprintf(x, sizeof x, " %s | %s | %s |", c[11], c[12], c[13]);
         } else if (both) snprintf(x, sizeof x, " — | — | — |");
-        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s\n", r->name, r->info.ok ? r->info.kind : "—",
-               c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], x);
+        char cr[32] = "—";
+        if (o1->ok && n1->ok && o1->cpu_median > 0 && n1->cpu_median > 0) {
+            snprintf(cr, sizeof cr, "%.2f", o1->cpu_median / n1->cpu_median);
+            clog_sum += log(o1->cpu_median / n1->cpu_median); clog_n++;
+        }
+        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s\n", r->name, r->info.ok ? r->info.kind : "—",
+               c[0], c[1], c[2], c[3], cr, c[4], c[5], c[6], c[7], c[8], c[9], c[10], x);
     }
     printf("\n");
     for (int k = 0; k < 2; k++)
@@ -612,6 +681,9 @@ static void print_table(model_row *rows, int n_rows, int nt, const gc_fma_peak *
     if (both && xlog_n)
         printf("geometric mean ours/native at 1T with the quantized models in XNNPACK order: %.2f over %d model(s)\n",
                exp(xlog_sum / xlog_n), xlog_n);
+    if (clog_n)
+        printf("geometric mean ours/native at 1T in CPU time (median invoke CPU ms): %.2f over %d model(s)\n",
+               exp(clog_sum / clog_n), clog_n);
     /* the reasons */
     bool head = false;
     for (int i = 0; i < n_rows; i++) {
@@ -649,7 +721,11 @@ static void json_side(FILE *f, const side *s) {
     else fputs(",\"median_ms\":null,\"p25_ms\":null,\"p75_ms\":null", f);
     fputs(",\"runs_ms\":[", f);
     for (int i = 0; i < s->n; i++) fprintf(f, "%s%.6g", i ? "," : "", s->ms[i]);
-    fprintf(f, "],\"peak_rss_kb\":%lld,\"settle_ms\":%.4g,\"settle_max_ms\":%.4g}", (long long)s->rss_kb,
+    fputs("],\"cpu_ms\":[", f);
+    for (int i = 0; i < s->ncpu; i++) fprintf(f, "%s%.6g", i ? "," : "", s->cpu[i]);
+    fputs("],\"cpu_median_ms\":", f);
+    if (s->cpu_median >= 0) fprintf(f, "%.6g", s->cpu_median); else fputs("null", f);
+    fprintf(f, ",\"peak_rss_kb\":%lld,\"settle_ms\":%.4g,\"settle_max_ms\":%.4g}", (long long)s->rss_kb,
             s->settle_ms, s->settle_max_ms);
 }
 
@@ -803,6 +879,8 @@ int main(int argc, char **argv) {
     printf("ours: fp32, --float-arith %s, --int-arith %s%s\n", gc_float_arith_name(bo.fa), gc_qmode_name(bo.qmode),
            bo.both ? "; the quantized models also at 1T with --int-arith xnnpack (native's own rescaling order: the last three columns)" : "");
     printf("ms: median of the timed invokes, ±: half the interquartile range over the median; ratio > 1: ours slower\n");
+    printf("CPU time: the median of each invoke's CPU time (all the worker's threads, /proc schedstat), which leaves out the "
+           "time a side waited for a core: on a loaded machine the fairer 1T ratio\n");
     printf("GFLOP/s: the model's GFLOP over the 1T median; %% of the fp32 peak (quant models do int8 arithmetic, "
            "which can go past it)\n");
     printf("peak RSS: each side's own process (getrusage), both forked from a %.0f MB coordinator\n\n", (double)base_kb / 1024);

@@ -315,17 +315,40 @@ T512 static void row_512_f(const gc_dwf *c, const dw_row *r) { row_512_(c, r, GC
 /* avx2 with f16c, for the H16 steps (every AVX2 CPU has F16C; the H16 rows are only
  * called when gc_f16_have_f16c says so), and fma for the FMA steps (GC_ISA_AVX2 implies
  * FMA: cpu_isa.c). The F32 rows never fuse: the build does not contract (-std=c11), as
- * in every AVX-512F body, whose ISA has FMA too. */
+ * in every AVX-512F body, whose ISA has FMA too.
+ *
+ * The shapes are compile-time, as in the AVX-512F bodies: np pixels (PX or 1), `check`,
+ * `tail` (a last block of fewer than 8 channels: masked loads and stores; full blocks use
+ * plain ones) and the mode, so that the np accumulators stay in registers (one body taking
+ * them at run time kept them on the stack: 4-9 GFLOP/s on the 3 x 3 layers of deeplabv3). */
 #define T256H __attribute__((target("avx2,f16c,fma")))
 
-/* acc + x w, r(acc + r(x w)) (H16: needs F16C) or fma(x, w, acc) (FMA: needs FMA) */
-#define MAC256(acc, x, w, md)                                                                  \
-    ((md) == GC_DWF_H16   ? gc_h16_add_256((acc), _mm256_mul_ps((x), (w)))                     \
-     : (md) == GC_DWF_FMA ? _mm256_fmadd_ps((x), (w), (acc))                                   \
-                          : _mm256_add_ps((acc), _mm256_mul_ps((x), (w))))
+INL T256H __m256 ld256(const float *p, __m256i k, const bool tail) {
+    return tail ? _mm256_maskload_ps(p, k) : _mm256_loadu_ps(p);
+}
+INL T256H void st256(float *p, __m256 v, __m256i k, const bool tail) {
+    if (tail) _mm256_maskstore_ps(p, k, v);
+    else _mm256_storeu_ps(p, v);
+}
+/* acc + x w (two roundings), r(acc + r(x w)) (H16: needs F16C) or fma(x, w, acc) (FMA) */
+INL T256H __m256 mac256(__m256 acc, __m256 x, __m256 w, const int md) {
+    return md == GC_DWF_H16 ? gc_h16_add_256(acc, _mm256_mul_ps(x, w))
+         : md == GC_DWF_FMA ? _mm256_fmadd_ps(x, w, acc) : _mm256_add_ps(acc, _mm256_mul_ps(x, w));
+}
+INL T256H void out256(const gc_dwf *c, float *y0, const int np, ptrdiff_t ystep, const __m256 *acc, __m256 bv,
+                      __m256i k, const bool tail, const int md) {
+    const __m256 lo = _mm256_set1_ps(c->lo), hi = _mm256_set1_ps(c->hi);
+#pragma GCC unroll 8
+    for (int p = 0; p < np; p++) {
+        __m256 v = _mm256_add_ps(acc[p], bv);
+        if (md == GC_DWF_H16) v = gc_r16c_256(v);
+        st256(y0 + (ptrdiff_t)p * ystep, _mm256_min_ps(hi, _mm256_max_ps(lo, v)), k, tail);
+    }
+}
 
+/* Any geometry: np pixels from ox, each tap loaded per pixel (px_512's sums). */
 INL T256H void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np, const bool check,
-                      int32_t c0, __m256i k, const int md) {
+                      int32_t c0, __m256i k, const bool tail, const int md) {
     __m256 acc[PX];
     const ptrdiff_t step = (ptrdiff_t)c->sw * c->C;
 #pragma GCC unroll 8
@@ -337,37 +360,101 @@ INL T256H void px_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int np
         for (int32_t kx = 0; kx < c->KW; kx++) {
             const int32_t ix0 = ox * c->sw - c->pl + kx * c->dw;
             const float *xk = check ? xrow : xrow + (ptrdiff_t)ix0 * c->C;   /* unchecked pixel p: xk + p * step */
-            const __m256 wv = _mm256_maskload_ps(c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0, k);
+            const __m256 wv = ld256(c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0, k, tail);
 #pragma GCC unroll 8
             for (int p = 0; p < np; p++) {
                 const int32_t ix = ix0 + p * c->sw;
                 if (check && (ix < 0 || ix >= c->W)) continue;
                 const float *xq = check ? xrow + (ptrdiff_t)ix * c->C : xk + (ptrdiff_t)p * step;
-                const __m256 xv = _mm256_maskload_ps(xq, k);
-                acc[p] = MAC256(acc[p], xv, wv, md);
+                acc[p] = mac256(acc[p], ld256(xq, k, tail), wv, md);
             }
         }
     }
-    const __m256 bv = c->bias ? _mm256_maskload_ps(c->bias + c0, k) : _mm256_setzero_ps();
-    const __m256 lo = _mm256_set1_ps(c->lo), hi = _mm256_set1_ps(c->hi);
+    const __m256 bv = c->bias ? ld256(c->bias + c0, k, tail) : _mm256_setzero_ps();
+    out256(c, r->yr + (size_t)ox * (size_t)c->C + (size_t)c0, np, c->C, acc, bv, k, tail, md);
+}
+
+/* One pixel, NB full blocks of 8 channels side by side (px1_blocks_512: NB independent sums
+ * in flight for rows shorter than PX pixels), taps checked. */
+INL T256H void px1_blocks_256(const gc_dwf *c, const dw_row *r, int32_t ox, int32_t c0, const int NB, const int md) {
+    __m256 acc[8];
+    const __m256i all = _mm256_set1_epi32(-1);
 #pragma GCC unroll 8
-    for (int p = 0; p < np; p++) {
-        __m256 v = _mm256_add_ps(acc[p], bv);
-        if (md == GC_DWF_H16) v = gc_r16c_256(v);
-        v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
-        _mm256_maskstore_ps(r->yr + (size_t)(ox + p) * (size_t)c->C + (size_t)c0, k, v);
+    for (int b = 0; b < NB; b++) acc[b] = _mm256_setzero_ps();
+    for (int32_t ky = 0; ky < c->KH; ky++) {
+        int32_t iy = r->iy0 + ky * c->dh;
+        if (iy < 0 || iy >= c->H) continue;
+        const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)c->C + (size_t)c0;
+        for (int32_t kx = 0; kx < c->KW; kx++) {
+            const int32_t ix = ox * c->sw - c->pl + kx * c->dw;
+            if (ix < 0 || ix >= c->W) continue;
+            const float *xq = xrow + (ptrdiff_t)ix * c->C;
+            const float *wk = c->w + ((size_t)ky * (size_t)c->KW + (size_t)kx) * (size_t)c->C + (size_t)c0;
+#pragma GCC unroll 8
+            for (int b = 0; b < NB; b++)
+                acc[b] = mac256(acc[b], _mm256_loadu_ps(xq + 8 * b), _mm256_loadu_ps(wk + 8 * b), md);
+        }
+    }
+    float *y = r->yr + (size_t)ox * (size_t)c->C + (size_t)c0;
+#pragma GCC unroll 8
+    for (int b = 0; b < NB; b++) {
+        const __m256 bv = c->bias ? _mm256_loadu_ps(c->bias + c0 + 8 * b) : _mm256_setzero_ps();
+        out256(c, y + 8 * b, 1, 0, &acc[b], bv, all, false, md);
     }
 }
 
-T256H static void row_256(const gc_dwf *c, const dw_row *r) {
-    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), GC_DWF_F32)
+/* Channel blocks outer, blocks of PX pixels inner (the last block starts at OW - PX, as
+ * DW_ROW's): one sweep along the row per block of 8 channels, whose input lines the next
+ * block's sweep reads again from L1 (their other half) and which the hardware prefetcher
+ * follows as one strided stream per input row. Pixels outer and channels inner (DW_ROW)
+ * kept 3 x 10 input lines per pixel block in flight at once, which missed L1 on a row of
+ * 480 channels (33 x 33 x 480, 3 x 3: 1.3 ms -> NN ms on Zen 3). Full channel blocks
+ * unmasked, the last one masked; rows shorter than PX take up to 8 full channel blocks
+ * per pixel at once. */
+INL T256H void rowk_256(const gc_dwf *c, const dw_row *r, const int md) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const bool full = c->OW >= PX;
+    if (!full) {
+        for (int32_t ox = 0; ox < c->OW; ox++)
+            for (int32_t c0 = 0; c0 < c->C; c0 += 8) {
+                const int32_t nc = c->C - c0 < 8 ? c->C - c0 : 8;
+                if (c->C - c0 >= 16) {                        /* 2..8 full blocks at once */
+                    const int nb = (c->C - c0) / 8 >= 8 ? 8 : (c->C - c0) / 8;
+                    switch (nb) {
+                    case 8: px1_blocks_256(c, r, ox, c0, 8, md); break;
+                    case 7: px1_blocks_256(c, r, ox, c0, 7, md); break;
+                    case 6: px1_blocks_256(c, r, ox, c0, 6, md); break;
+                    case 5: px1_blocks_256(c, r, ox, c0, 5, md); break;
+                    case 4: px1_blocks_256(c, r, ox, c0, 4, md); break;
+                    case 3: px1_blocks_256(c, r, ox, c0, 3, md); break;
+                    default: px1_blocks_256(c, r, ox, c0, 2, md); break;
+                    }
+                    c0 += 8 * (nb - 1);
+                    continue;
+                }
+                const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), lanes);
+                if (nc < 8) px_256(c, r, ox, 1, true, c0, k, true, md);
+                else px_256(c, r, ox, 1, true, c0, k, false, md);
+            }
+        return;
+    }
+    for (int32_t c0 = 0; c0 < c->C; c0 += 8) {
+        const int32_t nc = c->C - c0 < 8 ? c->C - c0 : 8;
+        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), lanes);
+        const bool tail = nc < 8;
+        for (int32_t ox = 0; ox < c->OW; ox += PX) {
+            if (ox + PX > c->OW) ox = c->OW - PX;
+            const bool chk = ox < r->a || ox + PX > r->b;
+            if (tail) { if (chk) px_256(c, r, ox, PX, true, c0, k, true, md); else px_256(c, r, ox, PX, false, c0, k, true, md); }
+            else if (chk) px_256(c, r, ox, PX, true, c0, k, false, md);
+            else px_256(c, r, ox, PX, false, c0, k, false, md);
+        }
+    }
 }
-T256H static void row_256_h(const gc_dwf *c, const dw_row *r) {
-    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), GC_DWF_H16)
-}
-T256H static void row_256_f(const gc_dwf *c, const dw_row *r) {
-    DW_ROW(px_256, 8, __m256i, _mm256_cmpgt_epi32(_mm256_set1_epi32(nc), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)), GC_DWF_FMA)
-}
+
+T256H __attribute__((noinline)) static void row_256(const gc_dwf *c, const dw_row *r) { rowk_256(c, r, GC_DWF_F32); }
+T256H __attribute__((noinline)) static void row_256_h(const gc_dwf *c, const dw_row *r) { rowk_256(c, r, GC_DWF_H16); }
+T256H __attribute__((noinline)) static void row_256_f(const gc_dwf *c, const dw_row *r) { rowk_256(c, r, GC_DWF_FMA); }
 #endif
 
 /* ---- driver ---------------------------------------------------------------------------------- */

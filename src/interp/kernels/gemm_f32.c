@@ -16,7 +16,8 @@ static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
 #ifdef GC_HAVE_X86_KERNELS
     if (mode == GC_GEMM_H2FMA) return isa == GC_ISA_AVX512 && N > 8 ? gc_ukr_h2fma_avx512() : gc_ukr_h2fma_scalar();
     if (mode == GC_GEMM_F32_FMA)
-        return isa == GC_ISA_AVX512 && N > 8 ? gc_ukr_avx512_fma() : isa >= GC_ISA_AVX2 ? gc_ukr_avx2_fma() : gc_ukr_scalar_fma();
+        return isa == GC_ISA_AVX512 && N > 8 ? gc_ukr_avx512_fma()
+             : isa >= GC_ISA_AVX2 ? (N > 8 ? gc_ukr_avx2_wide_fma() : gc_ukr_avx2_fma()) : gc_ukr_scalar_fma();
     if (mode == GC_GEMM_K16H) {
         if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_k16h_avx512();
         if (isa >= GC_ISA_AVX2 && gc_f16_have_f16c()) return gc_ukr_k16h_avx2();
@@ -29,7 +30,7 @@ static const gc_ukr_set *set_for(gc_isa isa, gc_gemm_mode mode, int32_t N) {
         return h ? gc_ukr_h16_scalar() : gc_ukr_slice_scalar();
     }
     if (isa == GC_ISA_AVX512 && N > 8) return gc_ukr_avx512();
-    if (isa >= GC_ISA_AVX2) return gc_ukr_avx2();
+    if (isa >= GC_ISA_AVX2) return N > 8 ? gc_ukr_avx2_wide() : gc_ukr_avx2();
 #else
     (void)isa; (void)N;
     if (mode == GC_GEMM_K16H) return gc_ukr_k16h_scalar();

@@ -73,6 +73,8 @@ const gc_ukr_set *gc_ukr_h2fma_scalar(void);      /* GC_GEMM_H2FMA (gemm_k16h.c)
 const gc_ukr_set *gc_ukr_avx2(void);
 const gc_ukr_set *gc_ukr_avx512(void);
 const gc_ukr_set *gc_ukr_avx2_fma(void);          /* GC_GEMM_F32_FMA */
+const gc_ukr_set *gc_ukr_avx2_wide(void);         /* N > 8: 6 x 2 tiles (gemm_f32_avx2.c) */
+const gc_ukr_set *gc_ukr_avx2_wide_fma(void);
 const gc_ukr_set *gc_ukr_avx512_fma(void);
 const gc_ukr_set *gc_ukr_h16_avx2(void);          /* AVX2 + F16C */
 const gc_ukr_set *gc_ukr_slice_avx2(void);
