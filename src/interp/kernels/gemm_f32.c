@@ -122,14 +122,15 @@ void gc_gemm_pack_bias(const gc_gemm_b *b, const float *bias, float *out) {
             out[(size_t)g * per + n] = bias && n < (size_t)b->N ? bias[(size_t)g * (size_t)b->N + n] : 0.0f;
 }
 
-/* The panels of group g for one tile: pairs through the two-panel kernel (single rows:
+/* Panels [p0, p1) of group g for one tile: pairs through the two-panel kernel (single rows:
  * fours where the set has a four-panel kernel), a last odd one through the one-panel
- * kernel. */
-static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
+ * kernel; with p0 = 0 and p1 = P, a set's `all` kernel takes them in one call. */
+static void tile_panel_range(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u, int32_t g, const float *bias,
+                             float *y, int32_t p0, int32_t p1) {
     const bool r1 = u->mr == 1;
     u->a_mr = b->MR;
     u->pstride = (int64_t)b->K * b->PW;
-    if (!r1 && ks->all) {
+    if (!r1 && ks->all && p0 == 0 && p1 == b->P) {
         u->nc = b->N;
         u->w = panel(b, g, 0);
         u->bias = bias ? bias + (size_t)g * (size_t)b->P * (size_t)b->PW : NULL;
@@ -137,10 +138,10 @@ static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u
         ks->all(u);
         return;
     }
-    for (int32_t p = 0; p < b->P;) {
+    for (int32_t p = p0; p < p1;) {
         int np = 1;                                             /* a set without `two`: one at a time */
-        if (r1 && ks->four_r1 && p + 3 < b->P) np = 4;
-        else if (p + 1 < b->P && (r1 ? ks->two_r1 != NULL : ks->two != NULL)) np = 2;
+        if (r1 && ks->four_r1 && p + 3 < p1) np = 4;
+        else if (p + 1 < p1 && (r1 ? ks->two_r1 != NULL : ks->two != NULL)) np = 2;
         int64_t nleft = (int64_t)b->N - (int64_t)p * b->PW;
         int64_t nmax = np * (int64_t)b->PW;
         u->nc = (int32_t)(nleft < nmax ? nleft : nmax);
@@ -150,6 +151,9 @@ static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u
         (np == 4 ? ks->four_r1 : np == 2 ? (r1 ? ks->two_r1 : ks->two) : (r1 ? ks->one_r1 : ks->one))(u);
         p += np;
     }
+}
+static void tile_panels(const gc_gemm_b *b, const gc_ukr_set *ks, gc_ukr_args *u, int32_t g, const float *bias, float *y) {
+    tile_panel_range(b, ks, u, g, bias, y, 0, b->P);
 }
 
 void gc_gemm_tile(const gc_gemm_b *b, int32_t g, const float *const *ind, int32_t T, int32_t ICg, int64_t a_off,
@@ -180,6 +184,27 @@ void gc_gemmf_run(const gc_gemm_b *b, const float *bias, float lo, float hi,
     float *ap = NULL;
     const int64_t ldp = apack_ld(b);
     if (apack && gc_gemmf_apack_floats(b, lda)) ap = (float *)(((uintptr_t)apack + 63) & ~(uintptr_t)63);
+    /* Sets without an `all` kernel (AVX2, portable), float sums, no per-row rounding, no
+     * row copies, several tiles: blocks of panels outer, the tiles inner, so that a block of
+     * the weights (<= 64 KiB) stays in cache while the rows stream past it; tile by tile,
+     * every tile streamed all the weights (fc1 / fc2 of vit_tiny: 590 KB, past Zen 3's
+     * 512 KB L2). Each output is still one kernel call over the whole K: the same bits. */
+    if (!ap && !b->store && !b->ks->all && (b->mode == GC_GEMM_F32 || b->mode == GC_GEMM_F32_FMA) && t1 - t0 > 1 &&
+        b->P > 2) {
+        int64_t per = (int64_t)b->K * b->PW * (int64_t)sizeof(float);
+        int32_t pb = (int32_t)(65536 / (per > 0 ? per : 1));
+        pb = pb < 2 ? 2 : pb > b->P ? b->P : pb & ~1;
+        for (int32_t p0 = 0; p0 < b->P; p0 += pb) {
+            const int32_t p1 = p0 + pb < b->P ? p0 + pb : b->P;
+            for (int64_t t = t0; t < t1; t++) {
+                int64_t m0 = t * MR, mr = M - m0 < MR ? M - m0 : MR;
+                for (int32_t m = 0; m < MR; m++) rows[m] = a + (size_t)(m0 + (m < mr ? m : 0)) * (size_t)lda;
+                u.mr = (int32_t)mr;
+                tile_panel_range(b, b->ks, &u, 0, bias, y + (size_t)m0 * (size_t)ldy, p0, p1);
+            }
+        }
+        return;
+    }
     for (int64_t t = t0; t < t1; t++) {
         int64_t m0 = t * MR, mr = M - m0 < MR ? M - m0 : MR;
         if (ap && mr > 1) {                        /* the tile's rows, copied apart (see gemm_f32.h) */
