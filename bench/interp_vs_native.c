@@ -351,8 +351,11 @@ static char proc_state(const char *path, long *pgrp) {
  * or -1 without /proc. Read before an invoke is released and after it reports: the CPU time
  * of that invoke (plus a pipe message), not counting the time it waited for a core — on a
  * shared machine the 1T wall times of both sides swell with the load, their CPU times much
- * less (cache sharing still counts). At N threads it adds up the threads, spinning
- * included: a measure of work, not of latency. */
+ * less (cache sharing still counts). Measured at 1 thread only (at N the threads add up,
+ * spinning included, and a pool thread that exits takes its time out of the sum). Each
+ * side's window also holds its harness's own per-invoke work (native: the runner's
+ * bookkeeping around each run, ~0.1-1 ms), so the ratio means little for invokes under a
+ * few ms. */
 static int64_t proc_cpu_ns(pid_t pg) {
     DIR *d = opendir("/proc");
     if (!d) return -1;
@@ -466,7 +469,7 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
         if (ours->alive) {
             double w = settle(nat);
             if (r >= bo->warmup) { ours->settle_ms += w; if (w > ours->settle_max_ms) ours->settle_max_ms = w; }
-            const int64_t c0 = proc_cpu_ns(ours->pid);
+            const int64_t c0 = threads == 1 ? proc_cpu_ns(ours->pid) : -1;
             int k = send_cmd(ours->cmd, 'g') ? recv_msg(ours->ev, &m, bo->timeout_s) : 0;
             if (k == 1 && m.kind == MSG_DONE) {
                 note_cpu(ours, c0, r >= bo->warmup);
@@ -478,7 +481,7 @@ static void run_config(const char *path, int threads, const bench_opts *bo, side
         if (nat->alive) {
             double w = settle(ours);
             if (r >= bo->warmup) { nat->settle_ms += w; if (w > nat->settle_max_ms) nat->settle_max_ms = w; }
-            const int64_t c0 = proc_cpu_ns(nat->pid);
+            const int64_t c0 = threads == 1 ? proc_cpu_ns(nat->pid) : -1;
             if (!send_cmd(nat->cmd, 'g')) side_lost(nat, "an invoke", 0);
             else {
                 await_ready(nat, "an invoke", r + 1, bo->timeout_s);
