@@ -28,7 +28,7 @@ parts=(); failed=()
 
 # done_part NAME RC SECONDS: the summary line, the failure list
 done_part() {
-  parts+=("$(printf '%5d s  %-34s exit %s' "$3" "$1" "$2")")
+  parts+=("$(printf '%5s s  %-34s exit %s' "$3" "$1" "$2")")
   [ "$2" -eq 0 ] || failed+=("$1")
 }
 # run NAME CMD...: in the foreground, output streamed
@@ -41,21 +41,23 @@ run() {
   return $rc
 }
 # start NAME CMD...: in the background, in a session of its own (so that stop can end all
-# of it), output to $logs/NAME.out; finish NAME waits for it and prints it whole
-declare -A pid=() t_start=()
+# of it), output to $logs/NAME.out, its own seconds to $logs/NAME.s; finish NAME waits for
+# it and prints it whole (the seconds are the part's own, not the wait's)
+declare -A pid=()
 start() {
   local name=$1; shift
-  t_start[$name]=$SECONDS
-  setsid "$@" > "$logs/$name.out" 2>&1 < /dev/null &
+  setsid bash -c 't0=$SECONDS; "$@"; rc=$?; echo $((SECONDS - t0)) > "$0"; exit $rc' \
+    "$logs/$name.s" "$@" > "$logs/$name.out" 2>&1 < /dev/null &
   pid[$name]=$!
 }
 finish() {
-  local name=$1 rc
+  local name=$1 rc s
   wait "${pid[$name]}"; rc=$?
+  s=$(cat "$logs/$name.s" 2>/dev/null || echo "?")
   echo "=== $name"
   cat "$logs/$name.out"
-  echo "--- $name: exit $rc, $((SECONDS - t_start[$name])) s"
-  done_part "$name" $rc $((SECONDS - t_start[$name]))
+  echo "--- $name: exit $rc, $s s"
+  done_part "$name" $rc "$s"
   unset "pid[$name]"
   return $rc
 }
