@@ -31,8 +31,12 @@ LIB_SRC := $(sort $(wildcard src/common/*.c src/model/*.c src/check/*.c src/inte
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC:= $(sort $(wildcard tests/c/*.c))
 
+# libgpuclean.so links $(BUILD)/$(PIC_DIR)/*.o: pic, compiled -fPIC beside the static
+# library's obj/; a build whose CFLAGS make every object position-independent may set
+# PIC_DIR=obj so that both libraries link the same objects (make asan does)
+PIC_DIR ?= pic
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/$(PIC_DIR)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ:= $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(BUILD)/obj/tools/demo_model.d $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
@@ -76,20 +80,19 @@ ctest: $(BUILD)/gctest $(BUILD)/gpuclean $(BUILD)/demo-model $(BUILD)/gpu-bisect
 	$(BUILD)/gctest
 	tests/cli/run.sh $(BUILD)/gpuclean $(BUILD)/demo-model
 
-# builds use every core even when `make test` itself was started without -j (as CI does)
+# builds use every core even when `make test` itself was started without -j (as CI does);
+# tools/test.sh runs setup, the build, ctest, asan and the integration tests, overlapping
+# what does not depend on each other (TEST_JOBS=1: one after the other)
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test:
-	./tools/setup.sh
-	$(MAKE) -j$(TEST_JOBS) WERROR=1 all $(BUILD)/gctest
-	$(MAKE) -j$(TEST_JOBS) $(BUILD)/demo-model $(BUILD)/gpu-bisect-models
-	$(MAKE) ctest
-	$(MAKE) asan
-	./tools/run-integration-tests.sh
+	TEST_JOBS=$(TEST_JOBS) MAKE="$(MAKE)" ./tools/test.sh
 
+# the ASan build compiles every object with -fPIC once (PIC_DIR=obj): libgpuclean.so, which
+# tests/cli/install.sh's `make install` needs, links the objects the tests run
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -UNDEBUG
-ASAN_VARS = BUILD=build/asan CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+ASAN_VARS = BUILD=build/asan PIC_DIR=obj CFLAGS="$(SAN_FLAGS) -fPIC -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 asan:
-	$(MAKE) -j$(TEST_JOBS) $(ASAN_VARS) build/asan/gctest build/asan/gpuclean build/asan/demo-model build/asan/gpu-bisect-models
+	$(MAKE) -j$(TEST_JOBS) $(ASAN_VARS) build/asan/gctest build/asan/gpuclean build/asan/demo-model build/asan/gpu-bisect-models build/asan/libgpuclean.so
 	$(MAKE) $(ASAN_VARS) ctest
 ubsan:
 	$(MAKE) BUILD=build/ubsan CFLAGS="$(SAN_FLAGS) -fsanitize=undefined -fno-sanitize-recover=undefined" ctest

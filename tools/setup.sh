@@ -7,8 +7,20 @@
 #   * Debian's chromium (headless) for the HTML report test, where apt can install it
 # Idempotent and quick when everything is already there. GPUCLEAN_SKIP_PYTHON=1 /
 # GPUCLEAN_SKIP_NODE=1 / GPUCLEAN_SKIP_TORCH=1 skip parts.
+#
+#   tools/setup.sh [system] [litert] [python]     (no argument: all three, in that order)
+#     system  apt: the compiler, make, Node, Python 3, chromium (only what is missing)
+#     litert  runtime/litert/setup.sh: the LiteRT.js runner's Node deps, native libLiteRt.so
+#     python  the venv .venv, then PyTorch + litert-torch (python/install-torch.sh)
+# (tools/test.sh runs `python` beside the build: it only downloads into .venv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for p in "$@"; do
+  case $p in system|litert|python) ;; *) echo "usage: tools/setup.sh [system] [litert] [python]" >&2; exit 2 ;; esac
+done
+parts=("$@")
+part() { [ ${#parts[@]} -eq 0 ] && return 0; local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+if part system; then
 need_apt=()
 command -v cc >/dev/null || need_apt+=(gcc)
 command -v make >/dev/null || need_apt+=(make)
@@ -31,11 +43,12 @@ if [ -z "${GPUCLEAN_SKIP_CHROMIUM:-}" ] && ! command -v chromium >/dev/null && !
     echo "setup: no apt-get (or no root): chromium not installed; the HTML report test will skip"
   fi
 fi
-if [ -z "${GPUCLEAN_SKIP_NODE:-}" ] && [ -x runtime/litert/setup.sh ]; then
+fi   # system
+if part litert && [ -z "${GPUCLEAN_SKIP_NODE:-}" ] && [ -x runtime/litert/setup.sh ]; then
   echo "setup: LiteRT.js runner (runtime/litert)"
   runtime/litert/setup.sh
 fi
-if [ -z "${GPUCLEAN_SKIP_PYTHON:-}" ] && [ -f python/requirements.txt ]; then
+if part python && [ -z "${GPUCLEAN_SKIP_PYTHON:-}" ] && [ -f python/requirements.txt ]; then
   echo "setup: Python venv .venv"
   [ -x .venv/bin/python ] || python3 -m venv .venv
   stamp=.venv/.gpuclean-req
