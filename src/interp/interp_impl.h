@@ -119,8 +119,9 @@ typedef struct gc_ctx {
     bool fp16;                  /* precision != FP32 */
     bool acc16;                 /* precision == FP16_ACC */
     bool xnn;                   /* qmode == GC_QMODE_XNNPACK */
-    bool fma;                   /* fp32 with opts.float_fma: CONV_2D / FULLY_CONNECTED /
-                                   BATCH_MATMUL sums acc = fmaf(x, w, acc) */
+    bool fma;                   /* fp32 with opts.float_arith fma: CONV_2D, DEPTHWISE_CONV_2D,
+                                   TRANSPOSE_CONV, FULLY_CONNECTED and BATCH_MATMUL sum
+                                   acc = fmaf(x, w, acc) */
     bool fp64;                  /* precision == FP64: float tensors are held as FLOAT64 */
     const gc_f16_model *hm;     /* precision == FP16: the runtime's half-precision model
                                    (fp16_model.h); NULL in every other mode */

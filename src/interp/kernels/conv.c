@@ -122,7 +122,7 @@ typedef struct {
     bool hq_pixel;                      /* XNNPACK 1x1 stride-1 conv: quantized per pixel */
     /* fp16 */
     bool a16;                           /* float path sums in half (fp16-acc, or the model says so) */
-    bool fma;                           /* fp32 with opts.float_fma: every multiply-add of
+    bool fma;                           /* fp32 with opts.float_arith fma: every multiply-add of
                                            CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV is
                                            acc = fmaf(x, w, acc), one rounding (GC_GEMM_F32_FMA,
                                            GC_DWF_FMA); the order of the terms is unchanged */

@@ -23,7 +23,7 @@
  * over the same taps in the same order, then r(acc + bias) (or r(acc + 0.0f)) and the
  * clamp: conv.c dw_f32 with a16 (fp16-acc), bit for bit (kernels/f16_simd.h);
  * GC_DWF_FMA: every step acc = fmaf(x, w, acc) (one rounding), the same taps in the same
- * order, then + bias and the clamp: conv.c dw_f32 with opts.float_fma, bit for bit. */
+ * order, then + bias and the clamp: conv.c dw_f32 with opts.float_arith fma, bit for bit. */
 enum { GC_DWF_F32 = 0, GC_DWF_H16 = 1, GC_DWF_FMA = 2 };
 
 typedef struct {
