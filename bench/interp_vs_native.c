@@ -356,10 +356,11 @@ static char proc_state(const char *path, long *pgrp) {
  * side's window also holds its harness's own per-invoke work (native: the runner's
  * bookkeeping around each run, ~0.1-1 ms), so the ratio means little for invokes under a
  * few ms. */
-static int64_t proc_cpu_ns(pid_t pg) {
+/* Calls fn(task_dir, ctx) for every thread of every process of group pg (task_dir:
+ * "/proc/PID/task/TID"); -1 when /proc cannot be read, else 0. */
+static int group_tasks(pid_t pg, void (*fn)(const char *task_dir, void *ctx), void *ctx) {
     DIR *d = opendir("/proc");
     if (!d) return -1;
-    int64_t sum = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
@@ -374,50 +375,42 @@ static int64_t proc_cpu_ns(pid_t pg) {
         while ((te = readdir(t))) {
             if (te->d_name[0] < '0' || te->d_name[0] > '9') continue;
             char tp[600];
-            snprintf(tp, sizeof tp, "/proc/%s/task/%s/schedstat", e->d_name, te->d_name);
-            FILE *f = fopen(tp, "r");
-            long long ns = 0;
-            if (f) {
-                if (fscanf(f, "%lld", &ns) == 1 && ns > 0) sum += ns;
-                fclose(f);
-            }
+            snprintf(tp, sizeof tp, "/proc/%s/task/%s", e->d_name, te->d_name);
+            fn(tp, ctx);
         }
         closedir(t);
     }
     closedir(d);
-    return sum;
+    return 0;
+}
+
+static void add_cpu_ns(const char *task_dir, void *ctx) {
+    char p[640];
+    snprintf(p, sizeof p, "%s/schedstat", task_dir);
+    FILE *f = fopen(p, "r");
+    long long ns = 0;
+    if (!f) return;
+    if (fscanf(f, "%lld", &ns) == 1 && ns > 0) *(int64_t *)ctx += ns;
+    fclose(f);
+}
+static int64_t proc_cpu_ns(pid_t pg) {
+    int64_t sum = 0;
+    return group_tasks(pg, add_cpu_ns, &sum) < 0 ? -1 : sum;
 }
 static void note_cpu(side *s, int64_t c0, bool timed) {
     int64_t c1 = c0 >= 0 ? proc_cpu_ns(s->pid) : -1;
     if (timed && c0 >= 0 && c1 >= c0) s->cpu[s->ncpu++] = (double)(c1 - c0) / 1e6;
 }
 
+static void count_runnable(const char *task_dir, void *ctx) {
+    char p[640];
+    snprintf(p, sizeof p, "%s/stat", task_dir);
+    if (proc_state(p, NULL) == 'R') ++*(int *)ctx;
+}
 /* Number of runnable threads in process group pg (-1: /proc unreadable). */
 static int runnable_in_group(pid_t pg) {
-    DIR *d = opendir("/proc");
-    if (!d) return -1;
     int running = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-        char path[300];
-        long g = -1;
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        if (!proc_state(path, &g) || g != (long)pg) continue;
-        snprintf(path, sizeof path, "/proc/%s/task", e->d_name);
-        DIR *t = opendir(path);
-        if (!t) continue;
-        struct dirent *te;
-        while ((te = readdir(t))) {
-            if (te->d_name[0] < '0' || te->d_name[0] > '9') continue;
-            char tp[600];
-            snprintf(tp, sizeof tp, "/proc/%s/task/%s/stat", e->d_name, te->d_name);
-            if (proc_state(tp, NULL) == 'R') running++;
-        }
-        closedir(t);
-    }
-    closedir(d);
-    return running;
+    return group_tasks(pg, count_runnable, &running) < 0 ? -1 : running;
 }
 
 /* Wait (<= SETTLE_MAX_S) until side s has no runnable thread; returns the ms waited. */

@@ -88,61 +88,14 @@ INL T256 void body(const gc_ukr_args *g, const int mrk, const int np, const int 
     }
 }
 
-/* 6 rows x np (1 or 2) panels, the wide layers' set (see the top) */
+/* the wide layers' set (see the top): body with 6 rows, 1 or 2 panels */
 enum { MR6 = 6 };
-INL T256 void body6(const gc_ukr_args *g, const int np, const int fma) {
-    __m256 acc[MR6][2];
-#pragma GCC unroll 6
-    for (int m = 0; m < MR6; m++) {
-        acc[m][0] = _mm256_setzero_ps();
-        acc[m][1] = _mm256_setzero_ps();
-    }
-    const float *w0 = g->w, *w1 = g->w + g->pstride;
-    const int32_t T = g->T, ICg = g->ICg;
-    for (int32_t t = 0; t < T; t++) {
-        const float *ap[MR6];
-#pragma GCC unroll 6
-        for (int m = 0; m < MR6; m++) ap[m] = g->a[(size_t)t * g->a_mr + m] + g->a_off;
-        for (int32_t ic = 0; ic < ICg; ic++) {
-            const __m256 v0 = _mm256_load_ps(w0);
-            __m256 v1 = v0;
-            if (np == 2) v1 = _mm256_load_ps(w1);
-            w0 += PW; w1 += PW;
-#pragma GCC unroll 6
-            for (int m = 0; m < MR6; m++) {
-                const __m256 b = _mm256_broadcast_ss(ap[m] + ic);
-                acc[m][0] = madd(fma, acc[m][0], b, v0);
-                if (np == 2) acc[m][1] = madd(fma, acc[m][1], b, v1);
-            }
-        }
-    }
-    const __m256 lo = _mm256_set1_ps(g->lo), hi = _mm256_set1_ps(g->hi);
-    __m256 b0 = _mm256_setzero_ps(), b1 = _mm256_setzero_ps();
-    if (g->bias) {
-        b0 = _mm256_loadu_ps(g->bias);
-        if (np == 2) b1 = _mm256_loadu_ps(g->bias + PW);
-    }
-    const int nc0 = g->nc < PW ? g->nc : PW, nc1 = g->nc - nc0;
-#pragma GCC unroll 6
-    for (int m = 0; m < MR6; m++) {
-        if (m >= g->mr) break;
-        float *y = g->y + (size_t)m * (size_t)g->ldy;
-        __m256 v = acc[m][0];
-        if (g->bias) v = _mm256_add_ps(v, b0);
-        store_part(y, _mm256_min_ps(hi, _mm256_max_ps(lo, v)), nc0);
-        if (np == 2) {
-            v = acc[m][1];
-            if (g->bias) v = _mm256_add_ps(v, b1);
-            store_part(y + PW, _mm256_min_ps(hi, _mm256_max_ps(lo, v)), nc1);
-        }
-    }
-}
 
 T256 static void k_one(const gc_ukr_args *g) { body(g, MR, 1, 0); }
-T256 static void k6_two(const gc_ukr_args *g) { body6(g, 2, 0); }
-T256 static void k6_one(const gc_ukr_args *g) { body6(g, 1, 0); }
-T256 static void f6_two(const gc_ukr_args *g) { body6(g, 2, 1); }
-T256 static void f6_one(const gc_ukr_args *g) { body6(g, 1, 1); }
+T256 static void k6_two(const gc_ukr_args *g) { body(g, MR6, 2, 0); }
+T256 static void k6_one(const gc_ukr_args *g) { body(g, MR6, 1, 0); }
+T256 static void f6_two(const gc_ukr_args *g) { body(g, MR6, 2, 1); }
+T256 static void f6_one(const gc_ukr_args *g) { body(g, MR6, 1, 1); }
 T256 static void k_two_r1(const gc_ukr_args *g) { body(g, 1, 2, 0); }
 T256 static void k_one_r1(const gc_ukr_args *g) { body(g, 1, 1, 0); }
 T256 static void f_one(const gc_ukr_args *g) { body(g, MR, 1, 1); }
