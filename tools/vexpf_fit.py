@@ -4,11 +4,14 @@
 relative error in mpmath (50 digits), the coefficients rounded to double and the rounded
 polynomial's relative error measured on 200001 points (2^-38.55; the fit equioscillates, so
 the maximum sits at the reference points). Prints the coefficients r^0..r^4 as hex.
-Needs mpmath; about 15 s."""
+`vexpf_fit.py 2 8`: the AVX2 kernel's degree-8 polynomial on [-a, a], a = ln2/2 (1 + 1e-6)
+(|r| after the 2^k reduction: no table), 2^-45.5. Needs mpmath; about 15 s each."""
+import sys
 import mpmath as mp
 mp.mp.dps = 50
-a = mp.log(2)/32 * (1 + mp.mpf('1e-6'))
-for deg in (4,):
+DIV, DEG = (int(sys.argv[1]), int(sys.argv[2])) if len(sys.argv) > 2 else (32, 4)
+a = mp.log(2)/DIV * (1 + mp.mpf('1e-6'))
+for deg in (DEG,):
     # Remez for relative error of exp on [-a,a], fixed c0 free
     # start from chebyfit
     poly, err = mp.chebyfit(mp.exp, [-a, a], deg+1, error=True)

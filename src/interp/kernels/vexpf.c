@@ -182,66 +182,117 @@ T512 static void run_512_shift(const float *x, float *y, size_t n, const gc_vexp
 T512 static void run_512_logistic(const float *x, float *y, size_t n, const gc_vexp_params *p) { run_512(GC_VEXP_LOGISTIC, x, y, n, p); }
 T512 static void run_512_swish(const float *x, float *y, size_t n, const gc_vexp_params *p) { run_512(GC_VEXP_SWISH, x, y, n, p); }
 
-/* ---- AVX2 + FMA: 8 floats a step, two halves of 4 doubles --------------------------- */
+/* ---- AVX2 + FMA: no table (AVX2 has no cheap 16-entry lookup: a gather per 4 lanes took
+ * 38 % of efficientnet_b0 on Zen 3): exp(t) = 2^k exp(r), k = round(t / ln 2),
+ * r = t - k LN2 (|r| <= ln2/2 (1 + 1e-6); one FMA: LN2 is ln 2 rounded to double, off by
+ * 2.3e-17 relatively, so for |k| <= 128 r is off by at most 4.9e-15 = 2^-47.5 relative in
+ * exp(r)); exp(r) by a degree-8 polynomial fitted for relative error (tools/vexpf_fit.py 2 8:
+ * 2^-40.23 with the coefficients rounded to double); Horner's 8 roundings in double
+ * (< 2^-50) and 2^k exact (k + 1023 in the exponent field): |m - e^t| < 2^-40 e^t, inside
+ * the 2^-38.5 that WIN assumes (vexpf.h), so the same lanes are unambiguous and the bits
+ * are libm's as at the other levels. Written as exp_512: nv (<= 4) vectors of 8 floats a
+ * step, each as two halves of 4 doubles, every stage across all of them (8 chains in
+ * flight), then chunks in two passes (chunk_256). */
+#define NC2 9
+static const double C2[NC2] = {        /* r^8 down to r^0 */
+    0x1.9eda9562f1a65p-16, 0x1.a1a81bdfe9794p-13, 0x1.6c18b3389eb09p-10, 0x1.111082af49dfdp-7, 0x1.5555540512088p-5,
+    0x1.555555a081a69p-3, 0x1.0000000087f37p-1, 0x1.ffffffffd563ap-1, 0x1.ffffffffff7a3p-1,
+};
+#define K2_SCALE 0x1.71547652b82fep+0               /* 1 / ln 2 */
+#define LN2 0x1.62e42fefa39efp-1                    /* ln 2 rounded to double */
 
-INL T256 __m128 exp4_256(__m128 tf, int *amb) {
-    const __m256d t = _mm256_cvtps_pd(tf);
-    const __m256d kd = _mm256_fmadd_pd(t, _mm256_set1_pd(K_SCALE), _mm256_set1_pd(MAGIC));
-    const __m256d k = _mm256_sub_pd(kd, _mm256_set1_pd(MAGIC));
-    const __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(LN2_16), t);
-    __m256d q = _mm256_set1_pd(C[0]);
-    for (int i = 1; i < NC; i++) q = _mm256_fmadd_pd(q, r, _mm256_set1_pd(C[i]));
-    const __m256i kb = _mm256_castpd_si256(kd);
-    const __m256i tab = _mm256_i64gather_epi64((const long long *)TABK, _mm256_and_si256(kb, _mm256_set1_epi64x(15)), 8);
-    const __m256i sc = _mm256_add_epi64(tab, _mm256_slli_epi64(kb, 48));
-    const __m256d m = _mm256_mul_pd(q, _mm256_castsi256_pd(sc));
-    const __m256i low = _mm256_and_si256(_mm256_castpd_si256(m), _mm256_set1_epi64x((1 << 29) - 1));
-    /* d = low - (2^28 - WIN) lies in (-2^28, 2^29): ambiguous when 0 <= d <= 2 WIN */
-    const __m256i d = _mm256_sub_epi64(low, _mm256_set1_epi64x((1 << 28) - WIN));
-    const __m256i out = _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), d),
-                                        _mm256_cmpgt_epi64(d, _mm256_set1_epi64x(2 * WIN)));
-    *amb = ~_mm256_movemask_pd(_mm256_castsi256_pd(out)) & 0xf;
-    return _mm256_cvtpd_ps(m);
-}
-
-INL T256 void step_256(const gc_vexp_op op, const float *x, float *y, const gc_vexp_params *p) {
-    const __m256 sub = _mm256_set1_ps(p->sub), mul = _mm256_set1_ps(p->mul), one1 = _mm256_set1_ps(1.0f);
+INL T256 void exp_256(const gc_vexp_op op, const int nv, const float *x, float *eo, const gc_vexp_params *p,
+                      unsigned *sl) {
+    enum { MV = 4 };
+    const __m256 sub = _mm256_set1_ps(p->sub), mul = _mm256_set1_ps(p->mul);
     const __m256 zb = _mm256_set1_ps(p->zero_below);
     const __m256 lo = _mm256_set1_ps(FAST_LO), hi = _mm256_set1_ps(FAST_HI);
-    {
-        const __m256 v = _mm256_loadu_ps(x);
-        const __m256 t = op == GC_VEXP_SHIFT ? _mm256_mul_ps(_mm256_sub_ps(v, sub), mul)
-                       : op >= GC_VEXP_LOGISTIC ? _mm256_sub_ps(_mm256_setzero_ps(), v) : v;
-        const __m256 fastv = _mm256_and_ps(_mm256_cmp_ps(t, lo, _CMP_GE_OQ), _mm256_cmp_ps(t, hi, _CMP_LE_OQ));
-        const __m256 zerov = _mm256_cmp_ps(t, zb, _CMP_LT_OQ);
-        int a0, a1;
-        const __m128 e0 = exp4_256(_mm256_castps256_ps128(t), &a0);
-        const __m128 e1 = exp4_256(_mm256_extractf128_ps(t, 1), &a1);
-        __m256 e = _mm256_andnot_ps(zerov, _mm256_insertf128_ps(_mm256_castps128_ps256(e0), e1, 1));
-        if (op >= GC_VEXP_LOGISTIC) e = _mm256_div_ps(one1, _mm256_add_ps(one1, e));
-        if (op == GC_VEXP_SWISH) e = _mm256_mul_ps(v, e);
-        _mm256_storeu_ps(y, e);
-        const unsigned fast = (unsigned)_mm256_movemask_ps(fastv), zero = (unsigned)_mm256_movemask_ps(zerov);
-        unsigned slow = (~(fast & ~((unsigned)a0 | ((unsigned)a1 << 4))) & ~zero) & 0xffu;
-        if (slow) {
-            float vin[8];
-            _mm256_storeu_ps(vin, v);
-            while (slow) {
-                int l = __builtin_ctz(slow);
-                slow &= slow - 1;
-                y[l] = one(op, vin[l], p);
-            }
-        }
+    __m256 v[MV], t[MV], zm[MV];
+    __m256d d[2 * MV], kd[2 * MV], q[2 * MV];
+    unsigned fast[MV], zero[MV];
+#pragma GCC unroll 4
+    for (int j = 0; j < nv; j++) {
+        v[j] = _mm256_loadu_ps(x + 8 * j);
+        t[j] = op == GC_VEXP_SHIFT ? _mm256_mul_ps(_mm256_sub_ps(v[j], sub), mul)
+             : op >= GC_VEXP_LOGISTIC ? _mm256_sub_ps(_mm256_setzero_ps(), v[j]) : v[j];
+        /* ordered compares: NaN is in neither range and takes expf */
+        fast[j] = (unsigned)_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(t[j], lo, _CMP_GE_OQ), _mm256_cmp_ps(t[j], hi, _CMP_LE_OQ)));
+        zm[j] = _mm256_cmp_ps(t[j], zb, _CMP_LT_OQ);
+        zero[j] = (unsigned)_mm256_movemask_ps(zm[j]);
+        d[2 * j] = _mm256_cvtps_pd(_mm256_castps256_ps128(t[j]));
+        d[2 * j + 1] = _mm256_cvtps_pd(_mm256_extractf128_ps(t[j], 1));
     }
+#pragma GCC unroll 8
+    for (int h = 0; h < 2 * nv; h++) kd[h] = _mm256_fmadd_pd(d[h], _mm256_set1_pd(K2_SCALE), _mm256_set1_pd(MAGIC));
+#pragma GCC unroll 8
+    for (int h = 0; h < 2 * nv; h++)             /* r, in place of d */
+        d[h] = _mm256_fnmadd_pd(_mm256_sub_pd(kd[h], _mm256_set1_pd(MAGIC)), _mm256_set1_pd(LN2), d[h]);
+#pragma GCC unroll 8
+    for (int h = 0; h < 2 * nv; h++) q[h] = _mm256_fmadd_pd(_mm256_set1_pd(C2[0]), d[h], _mm256_set1_pd(C2[1]));
+#pragma GCC unroll 8
+    for (int i = 2; i < NC2; i++)
+#pragma GCC unroll 8
+        for (int h = 0; h < 2 * nv; h++) q[h] = _mm256_fmadd_pd(q[h], d[h], _mm256_set1_pd(C2[i]));
+    __m128 ef[2 * MV];
+    unsigned amb[2 * MV];
+#pragma GCC unroll 8
+    for (int h = 0; h < 2 * nv; h++) {
+        /* kd's low bits hold k (two's complement): (k << 52) + bits(1.0) = bits(2^k) */
+        const __m256i sc = _mm256_add_epi64(_mm256_slli_epi64(_mm256_castpd_si256(kd[h]), 52),
+                                            _mm256_set1_epi64x(0x3ff0000000000000ll));
+        const __m256d m = _mm256_mul_pd(q[h], _mm256_castsi256_pd(sc));
+        const __m256i low = _mm256_and_si256(_mm256_castpd_si256(m), _mm256_set1_epi64x((1 << 29) - 1));
+        /* d = low - (2^28 - WIN) lies in (-2^28, 2^29): ambiguous when 0 <= d <= 2 WIN */
+        const __m256i dd = _mm256_sub_epi64(low, _mm256_set1_epi64x((1 << 28) - WIN));
+        const __m256i out = _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), dd),
+                                            _mm256_cmpgt_epi64(dd, _mm256_set1_epi64x(2 * WIN)));
+        amb[h] = ~(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(out)) & 0xfu;
+        ef[h] = _mm256_cvtpd_ps(m);
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < nv; j++) {
+        const __m256 e = _mm256_insertf128_ps(_mm256_castps128_ps256(ef[2 * j]), ef[2 * j + 1], 1);
+        _mm256_storeu_ps(eo + 8 * j, _mm256_andnot_ps(zm[j], e));       /* zero lanes: +0 */
+        const unsigned a = amb[2 * j] | (amb[2 * j + 1] << 4);
+        sl[j] = ~(fast[j] & ~a) & ~zero[j] & 0xffu;
+    }
+}
+
+/* y[0, 8 nb) = E(e, x) */
+INL T256 void fin_256(const gc_vexp_op op, const float *x, const float *e, float *y, size_t nb) {
+    const __m256 one1 = _mm256_set1_ps(1.0f);
+    for (size_t b = 0; b < nb; b++) {
+        __m256 r = _mm256_loadu_ps(e + 8 * b);
+        if (op >= GC_VEXP_LOGISTIC) r = _mm256_div_ps(one1, _mm256_add_ps(one1, r));
+        if (op == GC_VEXP_SWISH) r = _mm256_mul_ps(_mm256_loadu_ps(x + 8 * b), r);
+        _mm256_storeu_ps(y + 8 * b, r);
+    }
+}
+
+/* one chunk of nb full blocks of 8 (nb <= CH / 8): chunk_512's two passes */
+INL T256 void chunk_256(const gc_vexp_op op, const float *x, float *y, size_t nb, const gc_vexp_params *p) {
+    float eb[CH];
+    unsigned sl[CH / 8];
+    size_t b = 0;
+    for (; b + 4 <= nb; b += 4) exp_256(op, 4, x + 8 * b, eb + 8 * b, p, sl + b);
+    for (; b < nb; b++) exp_256(op, 1, x + 8 * b, eb + 8 * b, p, sl + b);
+    unsigned any = 0;
+    for (b = 0; b < nb; b++) any |= sl[b];
+    for (b = 0; any && b < nb; b++) redo_exp(op, sl[b], x + 8 * b, eb + 8 * b, p);
+    fin_256(op, x, eb, y, nb);
 }
 
 INL T256 void run_256(const gc_vexp_op op, const float *x, float *y, size_t n, const gc_vexp_params *p) {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) step_256(op, x + i, y + i, p);
-    if (i < n) {
+    for (; i + 8 <= n;) {
+        const size_t nb = (n - i) / 8 < CH / 8 ? (n - i) / 8 : CH / 8;
+        chunk_256(op, x + i, y + i, nb, p);
+        i += 8 * nb;
+    }
+    if (i < n) {                                     /* the tail through a padded block */
         float buf[8] = { 0 };
         memcpy(buf, x + i, (n - i) * sizeof *buf);
-        step_256(op, buf, buf, p);
+        chunk_256(op, buf, buf, 1, p);
         memcpy(y + i, buf, (n - i) * sizeof *buf);
     }
 }
