@@ -20,7 +20,9 @@
  * each t in [-87, 88.5] (exp(t) a normal float) is widened to double and exp(t) computed
  * there as 2^(k/16) exp(r), r = t - k ln2/16 with |r| <= 0.0217 (one FMA), 2^(k/16) from
  * a table of 16 doubles and the exponent, exp(r) by a fitted polynomial of degree 4
- * (vexpf.c; tools/vexpf_fit.py): a double m with |m - e^t| <= 2^-38.5 e^t. Rounding m to
+ * (vexpf.c; tools/vexpf_fit.py): a double m with |m - e^t| <= 2^-38.5 e^t. (The AVX2 level,
+ * which has no cheap 16-entry lookup, takes 2^k exp(r), |r| <= ln2/2, with a polynomial of
+ * degree 8: |m - e^t| < 2^-40 e^t, within the same bound.) Rounding m to
  * float gives the float nearest e^t unless e^t is close to a midpoint between two floats.
  * The libm expf this matches is assumed to return the float nearest to some y with
  * |y - e^t| <= 2^-33 e^t (glibc and musl since 2018 compute y in double with relative
