@@ -493,6 +493,33 @@ GC_TEST(kernel_concat_split_pack_transpose) {
         gc_model_free(r.m);
         free(xi); free(yo);
     }
+
+    /* the last dim kept (shape.c tr_rows: whole rows, an odometer over the others): every
+     * permutation of the first three dims of [5, 2, 3, L], rows of 1..9 elements (the
+     * constant-size copies and the others), against the index definition */
+    const int32_t perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+    for (int32_t L = 1; L <= 9; L++)
+        for (int pi = 0; pi < 6; pi++) {
+            const int32_t D[4] = { 5, 2, 3, L }, n = 5 * 2 * 3 * L;
+            float xi[270], yo[270];
+            for (int i = 0; i < n; i++) xi[i] = (float)i;
+            int32_t p4[4] = { perms[pi][0], perms[pi][1], perms[pi][2], 3 };
+            T nins[] = { { GC_T_FLOAT32, 4, S(5, 2, 3, L), NULL, xi, 0, 0 }, { GC_T_INT32, 1, S(4), p4, NULL, 0, 0 } };
+            T nouts[] = { { GC_T_FLOAT32, 4, S(D[p4[0]], D[p4[1]], D[p4[2]], L), NULL, NULL, 0, 0 } };
+            r = build(GC_OP_TRANSPOSE, 0, nins, 2, nouts, 1);
+            CHECK(run(&r, nins, 2, 0, yo, (size_t)n * sizeof *yo, NULL, NULL));
+            long bad = 0;
+            int32_t o[4];
+            for (o[0] = 0; o[0] < D[p4[0]]; o[0]++) for (o[1] = 0; o[1] < D[p4[1]]; o[1]++)
+                for (o[2] = 0; o[2] < D[p4[2]]; o[2]++) for (o[3] = 0; o[3] < L; o[3]++) {
+                    int32_t in[4];
+                    for (int k = 0; k < 4; k++) in[p4[k]] = o[k];
+                    const int32_t yi = ((o[0] * D[p4[1]] + o[1]) * D[p4[2]] + o[2]) * L + o[3];
+                    bad += yo[yi] != xi[((in[0] * 2 + in[1]) * 3 + in[2]) * L + in[3]];
+                }
+            CHECK_MSG(bad == 0, "rows of %d, perm %d %d %d: %ld wrong", L, p4[0], p4[1], p4[2], bad);
+            gc_model_free(r.m);
+        }
 }
 
 GC_TEST(kernel_space_batch_depth_roundtrips) {

@@ -285,20 +285,46 @@ static void tr_tile4(const uint32_t *xs, uint32_t *ys, int64_t ia, int64_t ib, i
 #endif
 #endif
 
+/* out_rows(t0, t1): the output rows [t0, t1) (row t: output index t over the dims before
+ * the last; the last dim contiguous in the input too), each a copy of os[last] elements.
+ * The start's input offset from divisions, then an odometer over the dims (short rows,
+ * as mobilevit's [1024, 2, 16, 2] -> [1024, 16, 2, 2], spent more on the divisions per
+ * row and a memcpy call than on the 8 bytes) */
+static void tr_rows(const tr_job *j, int64_t t0, int64_t t1) {
+    const transpose_data *d = j->d;
+    const int last = d->r - 1;
+    const int64_t es = j->es;
+    const size_t rb = (size_t)(d->os[last] * es);
+    int64_t idx[GC_MAX_RANK], xo = 0, rest = t0;
+    for (int k = last - 1; k >= 0; k--) { idx[k] = rest % d->os[k]; xo += idx[k] * d->st[k]; rest /= d->os[k]; }
+    uint8_t *y = j->y + (size_t)t0 * rb;
+    for (int64_t t = t0; t < t1; t++, y += rb) {
+        const uint8_t *x = j->x + (size_t)(xo * es);
+        switch (rb) {                                  /* constant sizes: inline moves */
+        case 4: memcpy(y, x, 4); break;
+        case 8: memcpy(y, x, 8); break;
+        case 16: memcpy(y, x, 16); break;
+        case 32: memcpy(y, x, 32); break;
+        default: memcpy(y, x, rb);
+        }
+        for (int k = last - 1; k >= 0; k--) {          /* next row */
+            xo += d->st[k];
+            if (++idx[k] < d->os[k]) break;
+            xo -= idx[k] * d->st[k];
+            idx[k] = 0;
+        }
+    }
+}
+
 static void tr_items(void *arg, int64_t t0, int64_t t1, int wk) {
     (void)wk;
     const tr_job *j = arg;
     const transpose_data *d = j->d;
     const int r = d->r, last = r - 1, p = j->p;
     const int64_t es = j->es;
+    if (p < 0) { tr_rows(j, t0, t1); return; }                       /* rows: copy whole */
     for (int64_t t = t0; t < t1; t++) {
         int64_t outer = t / (j->nbp * j->nbj), pk = t / j->nbj % j->nbp, jk = t % j->nbj;
-        if (p < 0) {                                                 /* rows: copy whole */
-            int64_t xo = 0;
-            for (int k = last - 1; k >= 0; k--) { xo += (outer % d->os[k]) * d->st[k]; outer /= d->os[k]; }
-            memcpy(j->y + (size_t)(t * d->os[last] * es), j->x + (size_t)(xo * es), (size_t)(d->os[last] * es));
-            continue;
-        }
         int64_t xo = 0, yo = 0;
         for (int k = last - 1; k >= 0; k--) {
             if (k == p) continue;
