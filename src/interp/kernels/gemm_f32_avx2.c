@@ -4,11 +4,12 @@
  * accumulators (of 16: the two weight vectors and the broadcast besides), a last odd panel
  * 6 x 1. Per k the 8 x 1 tile issues 8 broadcasts for 8 multiply-adds, the 6 x 2 one 6 for
  * 12, and keeps 12 sums in flight instead of 8 (an FMA's 4-cycle latency on two pipes needs
- * 8): on Zen 3 the 1 x 1 convs of deeplabv3 (33 x 33 x 512 -> 256) went from NN to NN
- * GFLOP/s. Single rows take two panels at a time.
+ * 8): on Zen 3 the 1 x 1 conv 33 x 33 x 512 -> 256 of deeplabv3 runs at 69-89 GFLOP/s
+ * under fma (one CONV_2D, 1 thread, best of 30; FMA peak 94; session 13). Single rows take
+ * two panels at a time.
  *
- * Bit-identical to the reference: _mm256_mul_ps then _mm256_add_ps (no FMA, although the
- * level requires the CPU to have it), k in order; the clamp is _mm256_max_ps(lo, v) then
+ * Bit-identical to the reference: _mm256_mul_ps then _mm256_add_ps (--float-arith muladd;
+ * no FMA, although the level requires the CPU to have it), k in order; the clamp is _mm256_max_ps(lo, v) then
  * _mm256_min_ps(hi, v) = v < lo ? lo : v > hi ? hi : v. Stores of a partial panel go
  * through a small buffer. Compiled with __attribute__((target("avx2"))) and only called
  * when the CPU has AVX2 and FMA (cpu_isa.h).
