@@ -352,6 +352,66 @@ INL T2 __m256i quant8(const gc_q8quant *p, __m256 x) {
     return _mm256_add_epi32(_mm256_cvtps_epi32(r), zp);
 }
 
+/* RESIZE_BILINEAR, one output row on 8 lanes: bil_row_t's arithmetic (the reference's
+ * float weights and order, roundf as quant8 rounds; or XNNPACK's Q11 integers). A last
+ * block of fewer than 8 channels goes through small buffers (no load past the pixel). */
+INL T2 __m256i bil8(const gc_q8bil *p, __m256i v00, __m256i v10, __m256i v01, __m256i v11, __m256 w0, __m256 w1,
+                    __m256 w2, __m256 w3, __m256i vwx, __m256i vwy) {
+    if (p->xnn) {
+        const __m256i k2048 = _mm256_set1_epi32(2048);
+        const __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(v00, k2048), _mm256_mullo_epi32(_mm256_sub_epi32(v01, v00), vwx));
+        const __m256i bt = _mm256_add_epi32(_mm256_mullo_epi32(v10, k2048), _mm256_mullo_epi32(_mm256_sub_epi32(v11, v10), vwx));
+        const __m256i acc = _mm256_add_epi32(_mm256_mullo_epi32(t, k2048), _mm256_mullo_epi32(_mm256_sub_epi32(bt, t), vwy));
+        return _mm256_srai_epi32(_mm256_add_epi32(acc, _mm256_set1_epi32(1 << 21)), 22);
+    }
+    __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(v00), w0);
+    f = _mm256_add_ps(f, _mm256_mul_ps(_mm256_cvtepi32_ps(v10), w1));
+    f = _mm256_add_ps(f, _mm256_mul_ps(_mm256_cvtepi32_ps(v01), w2));
+    f = _mm256_add_ps(f, _mm256_mul_ps(_mm256_cvtepi32_ps(v11), w3));
+    const __m256 t = _mm256_round_ps(f, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);          /* roundf */
+    const __m256 sign = _mm256_and_ps(f, _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN)));
+    const __m256 d = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN)), _mm256_sub_ps(f, t));
+    const __m256 away = _mm256_cmp_ps(d, _mm256_set1_ps(0.5f), _CMP_GE_OQ);
+    __m256 r = _mm256_add_ps(t, _mm256_and_ps(away, _mm256_or_ps(sign, _mm256_set1_ps(1.0f))));
+    r = _mm256_min_ps(_mm256_max_ps(r, _mm256_set1_ps((float)p->lo)), _mm256_set1_ps((float)p->hi));
+    return _mm256_cvtps_epi32(r);
+}
+
+INL T2 void bil_row_t256(const gc_q8bil *p, const uint8_t *r0, const uint8_t *r1, const int32_t *xo0, const int32_t *xo1,
+                         const float *wx, const int32_t *wxq, float wy, int32_t wyq, int32_t OW, int32_t C, uint8_t *yrow,
+                         const bool sgn) {
+    const __m256i vwy = _mm256_set1_epi32(wyq);
+    for (int32_t ox = 0; ox < OW; ox++) {
+        const uint8_t *a = r0 + xo0[ox], *b = r1 + xo0[ox], *c = r0 + xo1[ox], *e = r1 + xo1[ox];
+        uint8_t *yp = yrow + (size_t)ox * (size_t)C;
+        __m256 w0 = _mm256_setzero_ps(), w1 = w0, w2 = w0, w3 = w0;
+        __m256i vwx = _mm256_setzero_si256();
+        if (p->xnn) vwx = _mm256_set1_epi32(wxq[ox]);
+        else {                                   /* the reference's weights, in its order */
+            const float fx = wx[ox];
+            w0 = _mm256_set1_ps((1 - wy) * (1 - fx)); w1 = _mm256_set1_ps(wy * (1 - fx));
+            w2 = _mm256_set1_ps((1 - wy) * fx); w3 = _mm256_set1_ps(wy * fx);
+        }
+        int32_t c0 = 0;
+        for (; c0 + 8 <= C; c0 += 8)
+            st8(yp + c0, bil8(p, ld8(a + c0, 1, sgn), ld8(b + c0, 1, sgn), ld8(c + c0, 1, sgn), ld8(e + c0, 1, sgn),
+                              w0, w1, w2, w3, vwx, vwy));
+        if (c0 < C) {
+            uint8_t t[4][8] = { { 0 } }, ty[8];
+            const size_t k = (size_t)(C - c0);
+            memcpy(t[0], a + c0, k); memcpy(t[1], b + c0, k); memcpy(t[2], c + c0, k); memcpy(t[3], e + c0, k);
+            st8(ty, bil8(p, ld8(t[0], 1, sgn), ld8(t[1], 1, sgn), ld8(t[2], 1, sgn), ld8(t[3], 1, sgn), w0, w1, w2, w3, vwx, vwy));
+            memcpy(yp + c0, ty, k);
+        }
+    }
+}
+
+T2 static void bil_row_256(const gc_q8bil *p, const uint8_t *r0, const uint8_t *r1, const int32_t *xo0, const int32_t *xo1,
+                           const float *wx, const int32_t *wxq, float wy, int32_t wyq, int32_t OW, int32_t C, uint8_t *yrow) {
+    if (p->sgn) bil_row_t256(p, r0, r1, xo0, xo1, wx, wxq, wy, wyq, OW, C, yrow, true);
+    else bil_row_t256(p, r0, r1, xo0, xo1, wx, wxq, wy, wyq, OW, C, yrow, false);
+}
+
 T2 static void quant_256(const gc_q8quant *p, const float *x, int64_t n, uint8_t *y) {
     int64_t i = 0;
     for (; i + 8 <= n; i += 8) st8(y + i, quant8(p, _mm256_loadu_ps(x + i)));
@@ -394,6 +454,7 @@ bool gc_q8bil_row(int isa, const gc_q8bil *p, const uint8_t *r0, const uint8_t *
     static int bw = -1;                         /* benign race: every thread computes the same */
     if (bw < 0) { __builtin_cpu_init(); bw = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"); }
     if (isa >= GC_ISA_AVX512 && bw) { bil_row_512(p, r0, r1, xo0, xo1, wx, wxq, wy, wyq, OW, C, yrow); return true; }
+    if (isa >= GC_ISA_AVX2) { bil_row_256(p, r0, r1, xo0, xo1, wx, wxq, wy, wyq, OW, C, yrow); return true; }
 #else
     (void)isa; (void)p; (void)r0; (void)r1; (void)xo0; (void)xo1; (void)wx; (void)wxq; (void)wy; (void)wyq; (void)OW;
     (void)C; (void)yrow;

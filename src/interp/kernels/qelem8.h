@@ -57,7 +57,7 @@ bool gc_q8bil_px(int isa, const gc_q8bil *p, const uint8_t *x00, const uint8_t *
  * item only (a split over threads gives the same bytes). */
 void gc_q8transpose(const uint8_t *x, uint8_t *y, int64_t A, int64_t B, int64_t i0, int64_t i1);
 
-/* One output row of the same (AVX-512 BW): pixel ox reads columns xo0[ox] / xo1[ox] (byte
+/* One output row of the same (AVX-512 BW, or AVX2 on 8 lanes): pixel ox reads columns xo0[ox] / xo1[ox] (byte
  * offsets of the left / right pixels) of the rows r0 (y0) and r1 (y1); TFLite: the weights
  * are the reference's per pixel, w00 = (1 - wy)(1 - wx[ox]), w10 = wy (1 - wx[ox]), w01 =
  * (1 - wy) wx[ox], w11 = wy wx[ox]; XNNPACK: wxq[ox], wyq. False: not on this CPU. */
