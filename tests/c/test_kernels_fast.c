@@ -138,7 +138,7 @@ static int32_t out_dim(int32_t in, int32_t k, int32_t s, int32_t d, bool same) {
 }
 
 /* One CONV_2D (dw = false) or DEPTHWISE_CONV_2D case. x_special: put Inf / NaN into x;
- * w_inf: an Inf weight; w_big (conv_case_big): a weight of 70000, finite in fp32 and Inf
+ * w_inf: two Inf weights (a centre and a corner tap); w_big (conv_case_big): a weight of 70000, finite in fp32 and Inf
  * once rounded to half. */
 static bool w_big;
 static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int mult, int KH, int KW, int sh, int sw,
@@ -149,7 +149,7 @@ static void conv_case(bool dw, int B, int H, int W, int C, int G, int OCg, int m
     size_t nx = (size_t)B * H * W * C, nw = dw ? (size_t)KH * KW * OC : (size_t)OC * KH * KW * ICg;
     float *x = fill(nx, 2.0f), *w = fill(nw, 1.0f), *b = fill((size_t)OC, 0.5f);
     if (x_special && nx > 2) { x[nx / 2] = INFINITY; x[nx / 3] = NAN; x[0] = -INFINITY; }
-    if (w_inf) w[nw / 2] = INFINITY;
+    if (w_inf) { w[nw / 2] = INFINITY; w[0] = -INFINITY; }   /* a centre tap and a corner tap (outside the image at a border) */
     if (w_big) w[nw / 3] = 70000.0f;
     kt_tensor ins[3] = {
         KT_IN(GC_T_FLOAT32, 4, KT_S(B, H, W, C), x),
@@ -276,6 +276,11 @@ GC_TEST(kernels_fast_depthwise_random) {
                   irand(0, 9) == 0, irand(0, 9) == 0);
     }
     /* the window kernels' geometries, wide rows, a channel tail */
+    /* border blocks with an Inf weight (dwconv_f32.c dw_row zpad: their taps outside the
+     * image are skipped, not staged as zeros: 0 * Inf is NaN) and with Inf / NaN in x */
+    conv_case(true, 1, 12, 21, 19, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, true);
+    conv_case(true, 1, 12, 21, 19, 1, 0, 1, 5, 5, 2, 2, 1, 1, true, 3, true, true, true);
+    conv_case(true, 1, 12, 21, 24, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 3, false, true, false);
     conv_case(true, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 3, true, false, false);
     conv_case(true, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 2, 2, true, 3, true, false, false);
     conv_case(true, 1, 34, 35, 48, 1, 0, 1, 3, 3, 2, 2, 1, 1, true, 0, true, false, false);

@@ -18,7 +18,11 @@
 enum { PX = 8 };
 
 /* One output row; its pixels [0, a) and [b, OW) need tap checks, [a, b) do not. */
-typedef struct { const float *xb; float *yr; int32_t iy0, a, b; } dw_row;
+/* zpad: every filter value is finite, so a tap outside the image may be computed as
+ * acc + 0 * w instead of skipped: 0 * w is +-0, and acc + +-0 = acc (acc is never -0: it
+ * starts at +0.0f, and a sum that cancels exactly is +0), also as r(acc + r(0 * w)) and
+ * fmaf(0, w, acc); with an Inf or NaN in the filter 0 * w is NaN and the taps are skipped */
+typedef struct { const float *xb; float *yr; int32_t iy0, a, b; bool zpad; } dw_row;
 
 static void interior(const gc_dwf *c, int32_t *a, int32_t *b) {
     int64_t lo = ((int64_t)c->pl + c->sw - 1) / c->sw;
@@ -410,9 +414,14 @@ INL T256H void px1_blocks_256(const gc_dwf *c, const dw_row *r, int32_t ox, int3
  * adds its taps in (ky, kx) order, one product at a time; with `check`, the taps outside
  * the image are skipped, as in the reference. */
 INL T256H void pxk_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int NP, const int SWc, const int KWc,
-                       const int DLc, const bool check, int32_t c0, __m256i k, const bool tail, const int md) {
+                       const int DLc, const bool check, const bool stage, int32_t c0, __m256i k, const bool tail,
+                       const int md) {
+    enum { MAXWIN = 19 };
     __m256 acc[PX];
+    __attribute__((aligned(32))) float sb[MAXWIN * 8];
     const ptrdiff_t C = c->C;
+    const int NWIN = (NP - 1) * SWc + (KWc - 1) * DLc + 1;
+    const ptrdiff_t xs = stage ? 8 : C;                 /* column stride of what the taps read */
 #pragma GCC unroll 8
     for (int p = 0; p < NP; p++) acc[p] = _mm256_setzero_ps();
     const int32_t col0 = ox * SWc - c->pl;
@@ -420,16 +429,26 @@ INL T256H void pxk_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int N
         const int32_t iy = r->iy0 + ky * c->dh;
         if (iy < 0 || iy >= c->H) continue;
         const float *xrow = r->xb + (size_t)iy * (size_t)c->W * (size_t)C + (size_t)c0 + (ptrdiff_t)col0 * C;
+        if (stage) {
+            /* a border block (r->zpad): the NWIN columns it reads, zeros outside the image,
+             * so that the taps run without checks (dw_row: the same bits) */
+#pragma GCC unroll 19
+            for (int j = 0; j < NWIN; j++) {
+                const int32_t col = col0 + j;
+                _mm256_store_ps(sb + 8 * j, col >= 0 && col < c->W ? ld256(xrow + (ptrdiff_t)j * C, k, tail) : _mm256_setzero_ps());
+            }
+            xrow = sb;
+        }
         const float *wr = c->w + (size_t)ky * (size_t)KWc * (size_t)C + (size_t)c0;
 #pragma GCC unroll 5
         for (int kx = 0; kx < KWc; kx++) {
             const __m256 wv = ld256(wr + (ptrdiff_t)kx * C, k, tail);
-            const float *xt = xrow + (ptrdiff_t)kx * DLc * C;
+            const float *xt = xrow + (ptrdiff_t)kx * DLc * xs;
 #pragma GCC unroll 8
             for (int p = 0; p < NP; p++) {
                 const int j = p * SWc + kx * DLc;
                 if (check && (col0 + j < 0 || col0 + j >= c->W)) continue;
-                acc[p] = mac256(acc[p], ld256(xt + (ptrdiff_t)p * SWc * C, k, tail), wv, md);
+                acc[p] = mac256(acc[p], stage ? _mm256_load_ps(xt + (ptrdiff_t)p * SWc * 8) : ld256(xt + (ptrdiff_t)p * SWc * C, k, tail), wv, md);
             }
         }
     }
@@ -440,14 +459,20 @@ INL T256H void pxk_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int N
 /* PX pixels from ox: pxk_256 for a window kind, else px_256 */
 INL T256H void blk_256(const gc_dwf *c, const dw_row *r, int32_t ox, const int kind, const bool check,
                        int32_t c0, __m256i k, const bool tail, const int md) {
+    /* a border block with finite weights: staged (pxk_256), no per-tap checks */
+    const bool st = check && r->zpad, ck = check && !r->zpad;
+#define PXK(SW_, KW_, DL_) (st ? pxk_256(c, r, ox, PX, SW_, KW_, DL_, false, true, c0, k, tail, md) \
+                           : ck ? pxk_256(c, r, ox, PX, SW_, KW_, DL_, true, false, c0, k, tail, md) \
+                                : pxk_256(c, r, ox, PX, SW_, KW_, DL_, false, false, c0, k, tail, md))
     switch (kind) {
-    case 1: pxk_256(c, r, ox, PX, 1, 3, 1, check, c0, k, tail, md); break;
-    case 2: pxk_256(c, r, ox, PX, 1, 3, 2, check, c0, k, tail, md); break;
-    case 3: pxk_256(c, r, ox, PX, 2, 3, 1, check, c0, k, tail, md); break;
-    case 4: pxk_256(c, r, ox, PX, 1, 5, 1, check, c0, k, tail, md); break;
-    case 5: pxk_256(c, r, ox, PX, 2, 5, 1, check, c0, k, tail, md); break;
+    case 1: PXK(1, 3, 1); break;
+    case 2: PXK(1, 3, 2); break;
+    case 3: PXK(2, 3, 1); break;
+    case 4: PXK(1, 5, 1); break;
+    case 5: PXK(2, 5, 1); break;
     default: px_256(c, r, ox, PX, check, c0, k, tail, md); break;
     }
+#undef PXK
 }
 
 /* Channel blocks outer, blocks of PX pixels inner (the last block starts at OW - PX, as
@@ -526,6 +551,8 @@ int64_t gc_dwf_tiles(const gc_dwf *c) { return (int64_t)c->Bn * c->OH; }
 void gc_dwf_run(const gc_dwf *c, const float *x, float *y, int64_t t0, int64_t t1) {
     dw_row r;
     interior(c, &r.a, &r.b);
+    r.zpad = true;                                /* dw_row: every filter value finite */
+    for (size_t i = 0, nw = (size_t)c->KH * (size_t)c->KW * (size_t)c->C; i < nw && r.zpad; i++) r.zpad = isfinite(c->w[i]);
     for (int64_t t = t0; t < t1; t++) {
         int32_t b = (int32_t)(t / c->OH), oy = (int32_t)(t % c->OH);
         r.xb = x + (size_t)b * (size_t)c->H * (size_t)c->W * (size_t)c->C;
