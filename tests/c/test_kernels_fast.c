@@ -281,6 +281,10 @@ GC_TEST(kernels_fast_depthwise_random) {
     conv_case(true, 1, 12, 21, 19, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 0, true, false, true);
     conv_case(true, 1, 12, 21, 19, 1, 0, 1, 5, 5, 2, 2, 1, 1, true, 3, true, true, true);
     conv_case(true, 1, 12, 21, 24, 1, 0, 1, 5, 5, 1, 1, 1, 1, true, 3, false, true, false);
+    /* 3 taps 4 apart (the AVX2 kind 6), SAME and VALID, a tail, an Inf weight */
+    conv_case(true, 1, 23, 27, 21, 1, 0, 1, 3, 3, 1, 1, 4, 4, true, 0, true, false, false);
+    conv_case(true, 1, 23, 27, 16, 1, 0, 1, 3, 3, 1, 1, 4, 4, true, 3, true, true, true);
+    conv_case(true, 1, 23, 27, 24, 1, 0, 1, 3, 3, 1, 1, 4, 4, false, 0, false, false, false);
     conv_case(true, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 1, 1, true, 3, true, false, false);
     conv_case(true, 1, 33, 33, 35, 1, 0, 1, 3, 3, 1, 1, 2, 2, true, 3, true, false, false);
     conv_case(true, 1, 34, 35, 48, 1, 0, 1, 3, 3, 2, 2, 1, 1, true, 0, true, false, false);
